@@ -1,0 +1,27 @@
+package dev.panamax.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** Entry point of the {@code panamax} command; the launcher script builds and runs it. */
+@Command(name = "panamax", mixinStandardHelpOptions = true, version = "panamax 0.1.0",
+        description = "Drive native compute libraries from the JVM at the cost of a plain C call.",
+        subcommands = {InfoCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the command line and returns its exit code (tests call this). */
+    public static int run(String... args) {
+        return new CommandLine(new Main()).execute(args);
+    }
+}

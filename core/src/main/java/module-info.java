@@ -1,0 +1,9 @@
+/**
+ * Panamax core runtime: library loading, call tiers, upcalls, owned native memory, the MetaABI
+ * and batched crossings. Only API packages are exported; {@code dev.panamax.core.internal} is not.
+ */
+module dev.panamax.core {
+    requires java.logging;
+
+    exports dev.panamax.core;
+}
