@@ -1,0 +1,23 @@
+package dev.panamax.bench;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * The stable result name of a JMH benchmark method in the table and the JSON, e.g.
+ * {@code @Figure(value = "panamax.standard.nop", baseline = "raw.standard.nop")}.
+ * {@code {param}} placeholders are replaced by the JMH parameter of that name
+ * ({@code "panamax.heap.sum{n}"} with {@code n=1m} gives {@code panamax.heap.sum1m}).
+ * A method without this annotation is reported under its JMH name.
+ */
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.METHOD)
+public @interface Figure {
+    /** The result name. */
+    String value();
+
+    /** The result this one is compared against (ratio column); empty for none. */
+    String baseline() default "";
+}

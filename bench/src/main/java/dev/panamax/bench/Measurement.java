@@ -1,0 +1,16 @@
+package dev.panamax.bench;
+
+import java.util.List;
+
+/**
+ * A measurement JMH cannot express (a child JVM with its own flags, peak RSS, time to first call).
+ * Implementations are listed in {@code META-INF/services/dev.panamax.bench.Measurement} and run
+ * after the JMH benchmarks of their suite.
+ */
+public interface Measurement {
+    /** The suite this belongs to ({@code calls}, {@code memory}, {@code batch}, ...). */
+    String suite();
+
+    /** Runs and returns its figures; {@code quick} asks for the short version. */
+    List<Result> run(boolean quick) throws Exception;
+}
