@@ -1,0 +1,64 @@
+package dev.panamax.core.internal.memory;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * The C allocator ({@code malloc}, {@code calloc}, {@code free}) through FFM downcalls. All three are
+ * short, never call back into Java and never block on Java, so they are linked as critical calls.
+ * {@code calloc} is preferred for zeroed memory because glibc skips the memset for fresh pages.
+ */
+public final class LibC {
+    private static final MethodHandle MALLOC;
+    private static final MethodHandle CALLOC;
+    private static final MethodHandle FREE;
+
+    static {
+        Linker linker = Linker.nativeLinker();
+        var lookup = linker.defaultLookup();
+        var critical = Linker.Option.critical(false);
+        MALLOC = linker.downcallHandle(lookup.find("malloc").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), critical);
+        CALLOC = linker.downcallHandle(lookup.find("calloc").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), critical);
+        FREE = linker.downcallHandle(lookup.find("free").orElseThrow(),
+                FunctionDescriptor.ofVoid(ValueLayout.JAVA_LONG), critical);
+    }
+
+    private LibC() {}
+
+    /** {@code malloc(bytes)}; 0 when the C allocator is out of memory. */
+    public static long malloc(long bytes) {
+        try {
+            return (long) MALLOC.invokeExact(bytes);
+        } catch (Throwable t) {
+            throw new AssertionError("malloc downcall failed", t);
+        }
+    }
+
+    /** {@code calloc(1, bytes)}: zeroed memory; 0 when the C allocator is out of memory. */
+    public static long calloc(long bytes) {
+        try {
+            return (long) CALLOC.invokeExact(1L, bytes);
+        } catch (Throwable t) {
+            throw new AssertionError("calloc downcall failed", t);
+        }
+    }
+
+    /** {@code free(address)}; 0 is ignored as in C. */
+    public static void free(long address) {
+        try {
+            FREE.invokeExact(address);
+        } catch (Throwable t) {
+            throw new AssertionError("free downcall failed", t);
+        }
+    }
+
+    /** The address of a segment as a plain long (for allocators that hand out raw pointers). */
+    public static long addressOf(MemorySegment segment) {
+        return segment.address();
+    }
+}

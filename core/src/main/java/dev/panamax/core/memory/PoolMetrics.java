@@ -1,0 +1,21 @@
+package dev.panamax.core.memory;
+
+import java.util.List;
+
+/**
+ * A snapshot of a {@link BufferPool}: totals and each size class that has seen use.
+ *
+ * @param hits        acquires served from idle blocks
+ * @param misses      acquires that allocated (including requests too large to pool)
+ * @param allocations blocks allocated
+ * @param frees       blocks freed
+ * @param bytesInUse  bytes of blocks leased now
+ * @param bytesIdle   bytes of blocks idle in the pool
+ * @param classes     per size class, smallest first (classes never used are left out)
+ */
+public record PoolMetrics(long hits, long misses, long allocations, long frees, long bytesInUse, long bytesIdle,
+                          List<SizeClassMetric> classes) {
+    public PoolMetrics {
+        classes = List.copyOf(classes);
+    }
+}
