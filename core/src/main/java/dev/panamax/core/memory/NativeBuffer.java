@@ -15,6 +15,8 @@ import dev.panamax.core.internal.memory.LibC;
  * }</pre>
  */
 public sealed class NativeBuffer extends NativeHandle permits PooledBuffer {
+    /** Buffers this large ask for transparent huge pages (fewer page faults when first touched). */
+    private static final long HUGE_PAGE_THRESHOLD = 4L << 20;
     private static final ReleaseAction FREE = (address, byteSize) -> LibC.free(address);
 
     NativeBuffer(long address, long byteSize, SegmentAccess access, ReleaseAction action, long reservedBytes) {
@@ -57,6 +59,7 @@ public sealed class NativeBuffer extends NativeHandle permits PooledBuffer {
             throw new OutOfMemoryError("C allocator failed: byteSize=" + byteSize + " reserved=" + Budget.reserved()
                     + " limit=" + Budget.limit());
         }
+        if (byteSize >= HUGE_PAGE_THRESHOLD) LibC.adviseHugePages(address, byteSize);
         return new NativeBuffer(address, byteSize, access, FREE, byteSize);
     }
 

@@ -25,7 +25,7 @@ import java.util.Map;
  *   <li>{@value MemoryConfig#SOFT_LIMIT_PROPERTY}: fraction of the limit above which every reservation
  *       also cleans what the GC found unreachable (default 0.5).</li>
  *   <li>{@value MemoryConfig#SHADOW_PROPERTY}: fraction of the maximum heap that the heap shadows of a
- *       whole budget add up to (default 0.25; 0 turns shadows off).</li>
+ *       whole budget add up to (default 0.5; 0 turns shadows off).</li>
  *   <li>{@value MemoryConfig#MAX_WAIT_PROPERTY}: how long an allocation over the limit waits for the GC
  *       to free memory before {@link OutOfMemoryError} (default 2000).</li>
  * </ul>

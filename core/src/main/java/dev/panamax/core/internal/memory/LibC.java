@@ -15,6 +15,9 @@ public final class LibC {
     private static final MethodHandle MALLOC;
     private static final MethodHandle CALLOC;
     private static final MethodHandle FREE;
+    private static final MethodHandle MADVISE;
+    private static final long HUGE_PAGE = 2L << 20;
+    private static final int MADV_HUGEPAGE = 14;
 
     static {
         Linker linker = Linker.nativeLinker();
@@ -26,6 +29,26 @@ public final class LibC {
                 FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), critical);
         FREE = linker.downcallHandle(lookup.find("free").orElseThrow(),
                 FunctionDescriptor.ofVoid(ValueLayout.JAVA_LONG), critical);
+        MADVISE = lookup.find("madvise").map(f -> linker.downcallHandle(f,
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT),
+                critical)).orElse(null);
+    }
+
+    /**
+     * Asks the kernel to back the 2 MiB-aligned interior of a large block with transparent huge
+     * pages (when THP is in {@code madvise} mode): one page fault per 2 MiB instead of per 4 KiB.
+     * Advisory; failures are ignored.
+     */
+    public static void adviseHugePages(long address, long bytes) {
+        if (MADVISE == null) return;
+        long start = (address + HUGE_PAGE - 1) & -HUGE_PAGE;
+        long end = (address + bytes) & -HUGE_PAGE;
+        if (end - start < HUGE_PAGE) return;
+        try {
+            int ignored = (int) MADVISE.invokeExact(start, end - start, MADV_HUGEPAGE);
+        } catch (Throwable t) {
+            throw new AssertionError("madvise downcall failed", t);
+        }
     }
 
     private LibC() {}

@@ -41,7 +41,7 @@ public record MemoryConfig(long limitBytes, double softLimitFraction, double sha
                 : ByteSize.parse(LIMIT_PROPERTY, limit);
         return new MemoryConfig(limitBytes,
                 fraction(SOFT_LIMIT_PROPERTY, 0.5),
-                fraction(SHADOW_PROPERTY, 0.25),
+                fraction(SHADOW_PROPERTY, 0.5),
                 Long.parseLong(System.getProperty(MAX_WAIT_PROPERTY, "2000").trim()),
                 Math.max(1L << 20, maxHeap / 8));
     }

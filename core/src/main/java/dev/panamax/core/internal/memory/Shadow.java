@@ -12,12 +12,22 @@ public final class Shadow {
             * Runtime.getRuntime().maxMemory() / (double) Budget.limit();
     /** Below this a shadow would cost more in header than it says; the handle object itself is the signal. */
     private static final long MIN_SHADOW = 64;
+    /**
+     * G1's ergonomic region size for this heap (maxHeap / 2048 as a power of two, 1 to 32 MiB).
+     * A humongous object takes whole regions, so large shadows are sized to a whole number of
+     * regions less the array header instead of spilling a few bytes into one more region.
+     */
+    private static final long REGION = Math.clamp(Long.highestOneBit(Math.max(1, Runtime.getRuntime().maxMemory() / 2048)),
+            1L << 20, 32L << 20);
+    private static final long ARRAY_HEADER = 16;
 
     private Shadow() {}
 
     /** Shadow bytes for {@code nativeBytes}. */
     public static long bytesFor(long nativeBytes) {
-        return (long) (nativeBytes * RATIO);
+        long n = (long) (nativeBytes * RATIO);
+        if (n < REGION / 2) return n;
+        return Math.max(1, Math.round((double) n / REGION)) * REGION - ARRAY_HEADER;
     }
 
     /** A shadow for {@code nativeBytes}, or null when it would be tiny. */
