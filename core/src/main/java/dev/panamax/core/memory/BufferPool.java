@@ -149,6 +149,23 @@ public final class BufferPool implements AutoCloseable {
             for (int i = 0; i < classes.length; i++) classes[i] = new SizeClass(this, 1L << (i + MIN_SHIFT));
         }
 
+        void idleChanged(long delta) {
+            idleBytes.addAndGet(delta);
+            Budget.pooledIdleChanged(delta);
+        }
+
+        /** Counts {@code size} more idle bytes unless that passes the global cap. */
+        boolean tryAddIdle(long size) {
+            while (true) {
+                long cur = idleBytes.get();
+                if (cur + size > maxIdleBytes) return false;
+                if (idleBytes.compareAndSet(cur, cur + size)) {
+                    Budget.pooledIdleChanged(size);
+                    return true;
+                }
+            }
+        }
+
         void checkOpen() {
             if (isReleased()) throw new IllegalStateException("buffer pool closed: operation=acquire");
         }
@@ -194,7 +211,7 @@ public final class BufferPool implements AutoCloseable {
                     hits++;
                     inUse++;
                     long a = idle[--count];
-                    pool.idleBytes.addAndGet(-size);
+                    pool.idleChanged(-size);
                     return a;
                 }
                 misses++;
@@ -222,11 +239,9 @@ public final class BufferPool implements AutoCloseable {
         void giveBack(long address) {
             synchronized (this) {
                 inUse--;
-                if (!pool.isReleased() && count < pool.maxIdlePerClass
-                        && pool.idleBytes.get() + size <= pool.maxIdleBytes) {
+                if (!pool.isReleased() && count < pool.maxIdlePerClass && pool.tryAddIdle(size)) {
                     if (count == idle.length) idle = java.util.Arrays.copyOf(idle, count * 2);
                     idle[count++] = address;
-                    pool.idleBytes.addAndGet(size);
                     return;
                 }
                 frees++;
@@ -241,7 +256,7 @@ public final class BufferPool implements AutoCloseable {
                 synchronized (this) {
                     if (count == 0 || pool.idleBytes.get() <= keepIdleBytes) return freed;
                     a = idle[--count];
-                    pool.idleBytes.addAndGet(-size);
+                    pool.idleChanged(-size);
                     frees++;
                 }
                 freeBlock(a);

@@ -6,6 +6,7 @@ import java.util.Map;
  * A snapshot of native memory accounting ({@link NativeMemory#stats()}).
  *
  * @param reservedBytes  bytes reserved now (live handles plus idle pooled memory)
+ * @param pooledIdleBytes the part of {@code reservedBytes} idle in buffer pools
  * @param peakBytes      the most ever reserved at once
  * @param limitBytes     the hard limit
  * @param byType         live handles, bytes and releases per handle type ({@code BufferPool} counts open pools;
@@ -15,7 +16,7 @@ import java.util.Map;
  * @param waits          reservations that had to wait for the GC to free memory
  * @param leaksReported  leaks of tracked handles seen (before deduplication)
  */
-public record MemoryStats(long reservedBytes, long peakBytes, long limitBytes, Map<String, TypeStats> byType,
+public record MemoryStats(long reservedBytes, long pooledIdleBytes, long peakBytes, long limitBytes, Map<String, TypeStats> byType,
                           long releasedByCode, long releasedByGc, long waits, long leaksReported) {
     public MemoryStats {
         byType = Map.copyOf(byType);

@@ -180,7 +180,7 @@ public abstract class NativeHandle implements AutoCloseable {
      */
     public final MemorySegment segment() {
         Object s = scoped;
-        if (s instanceof Scoped sc) return sc.segment();
+        if (s instanceof Scoped sc && (ownerThread == null || ownerThread == Thread.currentThread())) return sc.segment();
         return createSegment(s);
     }
 

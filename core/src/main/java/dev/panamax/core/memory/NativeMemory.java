@@ -43,12 +43,17 @@ public final class NativeMemory {
         return Budget.reserved();
     }
 
+    /** Bytes reserved now that are held by handles (the reservation less what idles in pools). */
+    public static long heldBytes() {
+        return Budget.reserved() - Budget.pooledIdle();
+    }
+
     /** A snapshot of the accounting. */
     public static MemoryStats stats() {
         Map<String, TypeStats> byType = new LinkedHashMap<>();
         TypeCounter.all().forEach((name, c) -> byType.put(name,
                 new TypeStats(c.liveCount(), c.liveBytes(), c.releasedByCode(), c.releasedByGc())));
-        return new MemoryStats(Budget.reserved(), Budget.peak(), Budget.limit(), byType,
+        return new MemoryStats(Budget.reserved(), Budget.pooledIdle(), Budget.peak(), Budget.limit(), byType,
                 Registry.releasedByCode(), Registry.releasedByGc(), Budget.waits(), LeakReports.leaksSeen());
     }
 

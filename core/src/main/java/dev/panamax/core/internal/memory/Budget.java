@@ -30,6 +30,7 @@ public final class Budget {
     private static final AtomicLong RESERVED = new AtomicLong();
     private static final AtomicLong PEAK = new AtomicLong();
     private static final AtomicLong WAITS = new AtomicLong();
+    private static final AtomicLong POOLED_IDLE = new AtomicLong();
     private static final AtomicLong NUDGES = new AtomicLong();
     private static final List<WeakReference<LongSupplier>> PRESSURE_HOOKS = new CopyOnWriteArrayList<>();
     /** Keeps pressure garbage from being optimised away. */
@@ -52,6 +53,16 @@ public final class Budget {
 
     public static long peak() {
         return PEAK.get();
+    }
+
+    /** Reserved bytes that sit idle in pools (reserved, but held by no handle). */
+    public static long pooledIdle() {
+        return POOLED_IDLE.get();
+    }
+
+    /** Pools report blocks entering ({@code delta > 0}) and leaving their idle lists. */
+    public static void pooledIdleChanged(long delta) {
+        POOLED_IDLE.addAndGet(delta);
     }
 
     /** Reservations that had to wait for the GC. */

@@ -15,8 +15,13 @@ public final class LeakRecord {
     private static final int MAX_FRAMES = 24;
     private static final StackWalker WALKER = StackWalker.getInstance(
             Set.of(StackWalker.Option.RETAIN_CLASS_REFERENCE), 32);
-    private static final String MEMORY_PACKAGE = "dev.panamax.core.memory";
     private static final String INTERNAL_PACKAGE = "dev.panamax.core.internal.memory";
+    /** Panamax's own memory classes whose frames say nothing about the caller. */
+    private static final java.util.Set<String> OWN = java.util.Set.of(
+            "dev.panamax.core.memory.NativeHandle", "dev.panamax.core.memory.NativeBuffer",
+            "dev.panamax.core.memory.PooledBuffer", "dev.panamax.core.memory.BufferPool",
+            "dev.panamax.core.memory.BufferPool$PoolState", "dev.panamax.core.memory.BufferPool$SizeClass",
+            "dev.panamax.core.memory.HandleState", "dev.panamax.core.memory.LeakDetection");
 
     private final StackTraceElement[] allocation;
     private final Touch[] touches = new Touch[MAX_TOUCHES];
@@ -40,8 +45,7 @@ public final class LeakRecord {
 
     private static boolean isInternal(StackWalker.StackFrame f) {
         Class<?> c = f.getDeclaringClass();
-        String pkg = c.getPackageName();
-        if (pkg.equals(MEMORY_PACKAGE) || pkg.equals(INTERNAL_PACKAGE)) return true;
+        if (c.getPackageName().equals(INTERNAL_PACKAGE) || OWN.contains(c.getName())) return true;
         // constructors and factories of handle subclasses in other packages
         return dev.panamax.core.memory.NativeHandle.class.isAssignableFrom(c) && (f.getMethodName().equals("<init>") || f.getMethodName().startsWith("allocate"));
     }
