@@ -2,7 +2,6 @@ package dev.panamax.core.internal.memory;
 
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
-import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 
@@ -78,10 +77,5 @@ public final class LibC {
         } catch (Throwable t) {
             throw new AssertionError("free downcall failed", t);
         }
-    }
-
-    /** The address of a segment as a plain long (for allocators that hand out raw pointers). */
-    public static long addressOf(MemorySegment segment) {
-        return segment.address();
     }
 }
