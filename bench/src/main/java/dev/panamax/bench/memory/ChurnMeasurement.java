@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * each filled once and dropped unfreed. Panamax with a 1 GiB budget, with and without
  * {@code -XX:+DisableExplicitGC}; side by side JavaCPP ({@code BytePointer}) with {@code maxBytes}
  * at the same 1 GiB, and JavaCPP at its defaults under {@code -XX:+DisableExplicitGC}.
- * Peak RSS is the child's VmHWM.
+ * Peak RSS is the child's VmHWM. An unmeasured warm-up child runs first, and the measured runs
+ * alternate between Panamax and JavaCPP, so neither side carries the machine's first-run costs.
  */
 public final class ChurnMeasurement implements Measurement {
     static final long TOTAL_MIB = 16 * 1024;
@@ -40,11 +41,14 @@ public final class ChurnMeasurement implements Measurement {
         List<String> javacpp = concat(heap, "-Dorg.bytedeco.javacpp.maxBytes=" + BUDGET_MIB + "m",
                 "-Dorg.bytedeco.javacpp.maxPhysicalBytes=0");
 
+        // The first large churn after other work pays for the kernel compacting memory into huge
+        // pages; whichever JVM ran first would carry it. One unmeasured run takes that cost.
+        child("panamax", panamax, TOTAL_MIB / 4);
         Map<String, List<Run>> runs = new HashMap<>();
         for (int i = 0; i < repeats; i++) {
             runs.computeIfAbsent("panamax", k -> new ArrayList<>()).add(child("panamax", panamax));
-            runs.computeIfAbsent("panamaxNoGc", k -> new ArrayList<>()).add(child("panamax", concat(panamax, "-XX:+DisableExplicitGC")));
             runs.computeIfAbsent("javacpp", k -> new ArrayList<>()).add(child("javacpp", javacpp));
+            runs.computeIfAbsent("panamaxNoGc", k -> new ArrayList<>()).add(child("panamax", concat(panamax, "-XX:+DisableExplicitGC")));
         }
         Run javacppDefaults = child("javacpp", concat(heap, "-XX:+DisableExplicitGC"));
 
@@ -92,6 +96,10 @@ public final class ChurnMeasurement implements Measurement {
 
     /** Runs {@link ChurnChild} in a fresh JVM and parses its result line. */
     static Run child(String mode, List<String> flags) throws IOException, InterruptedException {
+        return child(mode, flags, TOTAL_MIB);
+    }
+
+    static Run child(String mode, List<String> flags, long totalMiB) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.add("--enable-native-access=ALL-UNNAMED");
@@ -100,9 +108,9 @@ public final class ChurnMeasurement implements Measurement {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(ChurnChild.class.getName());
         cmd.add(mode);
-        cmd.add(Long.toString(TOTAL_MIB));
+        cmd.add(Long.toString(totalMiB));
         cmd.add(Long.toString(EACH_MIB));
-        System.err.println("panamax bench: churn " + mode + " " + String.join(" ", flags));
+        System.err.println("panamax bench: churn " + mode + " totalMiB=" + totalMiB + " " + String.join(" ", flags));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(300, TimeUnit.SECONDS)) {
