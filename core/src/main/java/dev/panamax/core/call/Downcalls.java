@@ -117,7 +117,7 @@ final class Downcalls {
     /** The linker refused an argument: name the heap segment and the parameter if that is why, else rethrow. */
     private static Object heapFailure(HeapGuard g, IllegalArgumentException e, Object[] args) {
         for (int i : g.paramIndexes()) {
-            if (args[g.first() + i] instanceof MemorySegment s && !s.isNative() && s.address() != 0) {
+            if (args[g.first() + i] instanceof MemorySegment s && !s.isNative()) {
                 throw new HeapMemoryException(g.symbol(), i, g.tier(), s, e);
             }
         }

@@ -55,6 +55,11 @@ final class LibraryCandidates {
     record LibraryFile(Path path) implements Candidate {
         @Override
         public SymbolLookup open(Arena arena) {
+            // libm.so and friends are often linker scripts (text): refuse anything but ELF before the
+            // JVM's loader, which warns about the stack guard of any file it cannot read as ELF
+            if (Files.isRegularFile(path) && !isElf(path)) {
+                throw new IllegalArgumentException("not an ELF shared object (a linker script or other text?)");
+            }
             return SymbolLookup.libraryLookup(path, arena);
         }
 
@@ -65,6 +70,15 @@ final class LibraryCandidates {
     }
 
     private LibraryCandidates() {}
+
+    private static boolean isElf(Path file) {
+        try (var in = Files.newInputStream(file)) {
+            byte[] magic = in.readNBytes(4);
+            return magic.length == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
+        } catch (IOException | SecurityException e) {
+            return true; // let the loader report why it cannot read it
+        }
+    }
 
     static List<Candidate> forName(String nameOrPath, List<Path> searchDirectories) {
         List<Candidate> out = new ArrayList<>();
