@@ -7,4 +7,6 @@ module dev.panamax.core {
 
     exports dev.panamax.core;
     exports dev.panamax.core.memory;
+    exports dev.panamax.core.call;
+    exports dev.panamax.core.upcall;
 }

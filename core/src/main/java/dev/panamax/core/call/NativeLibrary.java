@@ -1,0 +1,151 @@
+package dev.panamax.core.call;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A loaded native library: its symbols, looked up once and cached, and the downcalls linked to them.
+ *
+ * <pre>{@code
+ * final class Libm {
+ *     static final NativeLibrary M = NativeLibrary.load("m");
+ *     static final MethodHandle COS = M.downcall("cos", FunctionDescriptor.of(JAVA_DOUBLE, JAVA_DOUBLE), Tier.CRITICAL);
+ * }
+ * double c = (double) Libm.COS.invokeExact(0.5);
+ * }</pre>
+ *
+ * <p>Downcall handles are linked lazily, on their first invocation, once per (symbol, signature,
+ * tier, errno check); keep them in {@code static final} fields so the JIT folds them into the call
+ * site. Libraries stay loaded for the life of the JVM, and loading the same name twice returns the
+ * same instance.
+ */
+public final class NativeLibrary {
+    private static final ConcurrentHashMap<String, NativeLibrary> LOADED = new ConcurrentHashMap<>();
+    private static final NativeLibrary SYSTEM =
+            new NativeLibrary("system", "the C library (linker default lookup)", Linker.nativeLinker().defaultLookup());
+
+    private final String name;
+    private final String source;
+    private final SymbolLookup lookup;
+    private final ConcurrentHashMap<String, Optional<MemorySegment>> symbols = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<LinkRequest, LazyDowncall> downcalls = new ConcurrentHashMap<>();
+
+    private NativeLibrary(String name, String source, SymbolLookup lookup) {
+        this.name = name;
+        this.source = source;
+        this.lookup = lookup;
+    }
+
+    /**
+     * Loads a library by short name ({@code "m"}, {@code "z"}, {@code "OpenCL"}), soname
+     * ({@code "libz.so.1"}) or path ({@code "/opt/lib/libfoo.so"}). A short name is tried as
+     * {@code libNAME.so} through the system loader, then as the versioned sonames found in the
+     * library directories.
+     *
+     * @throws LibraryNotFoundException listing every candidate tried and why each failed
+     */
+    public static NativeLibrary load(String nameOrPath) {
+        Objects.requireNonNull(nameOrPath, "nameOrPath");
+        return loadFirst(List.of(nameOrPath));
+    }
+
+    /** Loads the library file at {@code path}. */
+    public static NativeLibrary load(Path path) {
+        return load(path.toAbsolutePath().toString());
+    }
+
+    /**
+     * Loads the first of several names or paths that can be loaded (a declarations file's
+     * {@code sonames: [OpenCL, libOpenCL.so.1]}).
+     *
+     * @throws LibraryNotFoundException listing every candidate of every name
+     */
+    public static NativeLibrary loadFirst(List<String> namesOrPaths) {
+        if (namesOrPaths.isEmpty()) throw new IllegalArgumentException("no library name given");
+        String key = String.join(",", namesOrPaths);
+        return LOADED.computeIfAbsent(key, k -> open(namesOrPaths));
+    }
+
+    /** The C library and what the platform linker exposes by default (libc, libm, libdl on Linux). */
+    public static NativeLibrary system() {
+        return SYSTEM;
+    }
+
+    private static NativeLibrary open(List<String> namesOrPaths) {
+        List<Path> dirs = LibraryCandidates.defaultSearchDirectories();
+        List<String> tried = new ArrayList<>();
+        for (String n : namesOrPaths) {
+            for (LibraryCandidates.Candidate c : LibraryCandidates.forName(n, dirs)) {
+                try {
+                    SymbolLookup lookup = c.open(Arena.global());
+                    String source = c instanceof LibraryCandidates.LibraryFile f ? f.path().toString() : ((LibraryCandidates.SystemName) c).soname();
+                    return new NativeLibrary(n, source, lookup);
+                } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
+                    tried.add(c.describe() + ": " + e.getMessage());
+                }
+            }
+        }
+        throw new LibraryNotFoundException(String.join(",", namesOrPaths), tried, dirs);
+    }
+
+    /** The name or path this library was asked for by. */
+    public String name() {
+        return name;
+    }
+
+    /** What was opened: the soname handed to the system loader, or the file path. */
+    public String source() {
+        return source;
+    }
+
+    /** The address of {@code symbol}, if the library exports it. Looked up once, then cached. */
+    public Optional<MemorySegment> find(String symbol) {
+        return symbols.computeIfAbsent(symbol, lookup::find);
+    }
+
+    /**
+     * The address of {@code symbol}.
+     *
+     * @throws SymbolNotFoundException naming this library and the symbol
+     */
+    public MemorySegment symbol(String symbol) {
+        return find(symbol).orElseThrow(() -> new SymbolNotFoundException(source, symbol));
+    }
+
+    /**
+     * A downcall handle of type {@code descriptor.toMethodType()} (with a leading
+     * {@code SegmentAllocator} for a struct return), linked at {@code tier} on first invocation.
+     */
+    public MethodHandle downcall(String symbol, FunctionDescriptor descriptor, Tier tier) {
+        return link(new LinkRequest(symbol, Signature.of(descriptor), tier, ErrnoCheck.NONE), false);
+    }
+
+    /** Starts declaring a function of this library: parameters (arrays too), tier, errno convention. */
+    public DowncallBuilder function(String symbol) {
+        return new DowncallBuilder(this, symbol);
+    }
+
+    MethodHandle link(LinkRequest request, boolean now) {
+        Objects.requireNonNull(request.tier(), "tier");
+        Objects.requireNonNull(request.errnoCheck(), "errnoCheck");
+        Downcalls.validate(request);
+        LazyDowncall d = downcalls.computeIfAbsent(request, r -> new LazyDowncall(this, r));
+        if (now) d.link();
+        return d.invoker();
+    }
+
+    @Override
+    public String toString() {
+        return "NativeLibrary[name=" + name + " source=" + source + "]";
+    }
+}

@@ -1,0 +1,200 @@
+package dev.panamax.core.call;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SegmentAllocator;
+import java.util.Arrays;
+
+/**
+ * Thread-local scratch memory for per-call temporaries, in try-with-resources frames.
+ *
+ * <p>Each platform thread owns one block of native memory ({@value #DEFAULT_SIZE} bytes unless
+ * {@code -Dpanamax.scratchStack.size} says otherwise). {@link #push()} opens a frame; allocations
+ * bump a pointer inside the block and closing the frame gives all of them back at once, so a call
+ * that stages a Java array allocates nothing from the system. An allocation that does not fit in
+ * what is left of the block comes from a confined arena owned by the frame and freed when it closes.
+ * Virtual threads get no block (thousands of them would each pin one): every allocation in their
+ * frames takes the arena path.
+ *
+ * <pre>{@code
+ * try (ScratchStack.Frame frame = ScratchStack.push()) {
+ *     MemorySegment point = frame.allocate(POINT_LAYOUT);
+ *     ...
+ * }   // everything allocated in the frame is released here
+ * }</pre>
+ *
+ * <p>Frames are closed in the reverse order they were opened, on the thread that opened them; only
+ * the innermost open frame may allocate. Memory handed out is not zeroed. The block itself is freed
+ * by the garbage collector once its thread has ended.
+ */
+public final class ScratchStack {
+    /** Bytes of scratch memory per platform thread, unless {@code -Dpanamax.scratchStack.size} is set. */
+    public static final long DEFAULT_SIZE = 64 * 1024;
+
+    private static final long SIZE = Long.getLong("panamax.scratchStack.size", DEFAULT_SIZE);
+    private static final ThreadLocal<ScratchStack> STACKS = ThreadLocal.withInitial(ScratchStack::new);
+
+    private final Thread owner = Thread.currentThread();
+    private final MemorySegment block;
+    private long top;
+    private Frame[] frames = new Frame[8];
+    private int depth;
+
+    private ScratchStack() {
+        this.block = owner.isVirtual() || SIZE <= 0 ? MemorySegment.NULL : Arena.ofAuto().allocate(SIZE, 64);
+    }
+
+    /** Opens a frame on the calling thread's stack. */
+    public static Frame push() {
+        return STACKS.get().pushFrame();
+    }
+
+    /** Bytes of stack memory each platform thread gets. */
+    public static long capacity() {
+        return SIZE;
+    }
+
+    /** Bytes in use on the calling thread's stack (0 when no frame has allocated from it). */
+    public static long used() {
+        return STACKS.get().top;
+    }
+
+    /** Frames open on the calling thread. */
+    public static int depth() {
+        return STACKS.get().depth;
+    }
+
+    private Frame pushFrame() {
+        if (depth == frames.length) frames = Arrays.copyOf(frames, depth * 2);
+        Frame f = frames[depth];
+        if (f == null) f = frames[depth] = new Frame(this, depth);
+        depth++;
+        f.open(top);
+        return f;
+    }
+
+    /**
+     * A scope of scratch allocations. Reused by the next frame opened at the same depth after it
+     * closes, so a frame must not be used after {@link #close()}.
+     */
+    public static final class Frame implements SegmentAllocator, AutoCloseable {
+        private final ScratchStack stack;
+        private final int index;
+        private boolean open;
+        private long mark;
+        private Arena overflow;
+        // arrays staged for an out/inout parameter, copied back by copyBack()
+        private Object[] pendingArrays = new Object[4];
+        private MemorySegment[] pendingCopies = new MemorySegment[4];
+        private ArrayType[] pendingTypes = new ArrayType[4];
+        private int pending;
+
+        private Frame(ScratchStack stack, int index) {
+            this.stack = stack;
+            this.index = index;
+        }
+
+        private void open(long top) {
+            this.open = true;
+            this.mark = top;
+            this.pending = 0;
+        }
+
+        /** Scratch memory of {@code byteSize} bytes aligned to {@code byteAlignment}, valid until this frame closes. */
+        @Override
+        public MemorySegment allocate(long byteSize, long byteAlignment) {
+            checkUsable("allocate");
+            if (byteSize < 0) throw new IllegalArgumentException("negative size: byteSize=" + byteSize);
+            if (byteAlignment <= 0 || (byteAlignment & (byteAlignment - 1)) != 0) {
+                throw new IllegalArgumentException("alignment is not a power of two: byteAlignment=" + byteAlignment);
+            }
+            MemorySegment block = stack.block;
+            long base = block.address();
+            long start = ((base + stack.top + byteAlignment - 1) & -byteAlignment) - base;
+            if (block.byteSize() - start >= byteSize) {
+                stack.top = start + byteSize;
+                return block.asSlice(start, byteSize);
+            }
+            if (overflow == null) overflow = Arena.ofConfined();
+            return overflow.allocate(byteSize, byteAlignment);
+        }
+
+        /** Releases everything allocated in this frame. */
+        @Override
+        public void close() {
+            checkUsable("close");
+            open = false;
+            stack.top = mark;
+            stack.depth = index;
+            for (int i = 0; i < pending; i++) {
+                pendingArrays[i] = null;
+                pendingCopies[i] = null;
+            }
+            pending = 0;
+            if (overflow != null) {
+                Arena a = overflow;
+                overflow = null;
+                a.close();
+            }
+        }
+
+        /** Copies {@code array} (or room for it) into this frame; out/inout arrays are remembered for {@link #copyBack()}. */
+        MemorySegment stage(Object array, ArrayType type, Direction direction) {
+            if (array == null) return MemorySegment.NULL;
+            int length = java.lang.reflect.Array.getLength(array);
+            MemorySegment copy = allocate(type.elementLayout(), length);
+            if (direction.copiesIn()) {
+                MemorySegment.copy(array, 0, copy, type.elementLayout(), 0, length);
+            } else {
+                copy.fill((byte) 0);
+            }
+            if (direction.copiesOut()) remember(array, copy, type);
+            return copy;
+        }
+
+        /** Writes every staged out/inout copy back into its array. */
+        void copyBack() {
+            for (int i = 0; i < pending; i++) {
+                MemorySegment copy = pendingCopies[i];
+                ArrayType type = pendingTypes[i];
+                MemorySegment.copy(copy, type.elementLayout(), 0, pendingArrays[i], 0,
+                        (int) (copy.byteSize() / type.elementLayout().byteSize()));
+            }
+        }
+
+        /** The cleanup of a staged call: copy back when it returned normally, then close. */
+        static void closeAfterCall(Throwable failure, Frame frame) {
+            try {
+                if (failure == null) frame.copyBack();
+            } finally {
+                frame.close();
+            }
+        }
+
+        private void remember(Object array, MemorySegment copy, ArrayType type) {
+            if (pending == pendingArrays.length) {
+                pendingArrays = Arrays.copyOf(pendingArrays, pending * 2);
+                pendingCopies = Arrays.copyOf(pendingCopies, pending * 2);
+                pendingTypes = Arrays.copyOf(pendingTypes, pending * 2);
+            }
+            pendingArrays[pending] = array;
+            pendingCopies[pending] = copy;
+            pendingTypes[pending] = type;
+            pending++;
+        }
+
+        private void checkUsable(String operation) {
+            if (Thread.currentThread() != stack.owner) {
+                throw new IllegalStateException("scratch frame used from another thread: operation=" + operation
+                        + " owner=" + stack.owner + " caller=" + Thread.currentThread());
+            }
+            if (!open) {
+                throw new IllegalStateException("scratch frame is closed: operation=" + operation + " depth=" + index);
+            }
+            if (stack.depth != index + 1) {
+                throw new IllegalStateException("scratch frames must be used innermost first: operation=" + operation
+                        + " frameDepth=" + (index + 1) + " openFrames=" + stack.depth);
+            }
+        }
+    }
+}
