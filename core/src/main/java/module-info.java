@@ -6,4 +6,5 @@ module dev.panamax.core {
     requires java.logging;
 
     exports dev.panamax.core;
+    exports dev.panamax.core.abi;
 }
