@@ -7,4 +7,5 @@ module dev.panamax.core {
 
     exports dev.panamax.core;
     exports dev.panamax.core.abi;
+    exports dev.panamax.core.batch;
 }
