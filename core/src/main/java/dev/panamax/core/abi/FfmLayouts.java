@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * The FFM layouts of the C type model: what a direct downcall (one handle per function) needs.
- * long double has no FFM layout; asking for one is an error that names the type.
+ * long double has no FFM layout, and FFM passes no over-aligned struct by value; asking for either is
+ * an {@link UnsupportedOperationException} that names the type.
  */
 public final class FfmLayouts {
     private FfmLayouts() {}
@@ -28,6 +29,8 @@ public final class FfmLayouts {
 
     /** The function descriptor of {@code type}, for {@code Linker.downcallHandle}. */
     public static FunctionDescriptor descriptorOf(CFunctionType type) {
+        checkPassable(type.returns());
+        for (CFunctionType.Param p : type.params()) checkPassable(p.type());
         MemoryLayout[] args = new MemoryLayout[type.params().size()];
         for (int i = 0; i < args.length; i++) args[i] = layoutOf(type.params().get(i).type());
         return type.returns() instanceof CType.Void
@@ -35,7 +38,26 @@ public final class FfmLayouts {
                 : FunctionDescriptor.of(layoutOf(type.returns()), args);
     }
 
-    /** True when FFM can pass every parameter and the return of {@code type} (everything but long double). */
+    /**
+     * FFM passes by value only layouts with their natural alignment: a struct or union raised by an
+     * explicit alignment (or holding one) has no downcall descriptor. Its thunk can still carry it.
+     */
+    private static void checkPassable(CType t) {
+        switch (t) {
+            case CType.Aggregate a -> {
+                if (a.alignAs() > a.naturalAlign()) {
+                    throw new UnsupportedOperationException("over-aligned " + a.name() + " (align=" + a.alignAs()
+                            + " natural=" + a.naturalAlign() + ") cannot be passed by value by FFM; call it through"
+                            + " its MetaABI thunk (STRUCT mode carries it in the parameter block)");
+                }
+                for (CType.Field f : a.fields()) checkPassable(f.type());
+            }
+            case CType.Array arr -> checkPassable(arr.element());
+            default -> { }
+        }
+    }
+
+    /** True when FFM can pass every parameter and the return of {@code type} (not long double, not over-aligned structs). */
     public static boolean isDowncallable(CFunctionType type) {
         try {
             descriptorOf(type);
@@ -70,7 +92,8 @@ public final class FfmLayouts {
             offset = at + f.type().size();
         }
         if (s.size() > offset) members.add(MemoryLayout.paddingLayout(s.size() - offset));
-        return MemoryLayout.structLayout(members.toArray(MemoryLayout[]::new)).withName(s.name());
+        MemoryLayout layout = MemoryLayout.structLayout(members.toArray(MemoryLayout[]::new)).withName(s.name());
+        return s.alignAs() > s.naturalAlign() ? layout.withByteAlignment(s.alignAs()) : layout;
     }
 
     private static MemoryLayout union(CType.Union u) {
@@ -78,10 +101,8 @@ public final class FfmLayouts {
         for (CType.Field f : u.fields()) members.add(layoutOf(f.type()).withName(f.name()));
         int largest = 0;
         for (CType.Field f : u.fields()) largest = Math.max(largest, f.type().size());
-        if (u.size() > largest) {
-            // trailing padding raised to the explicit alignment: a struct of [padding] keeps the union's natural alignment
-            members.add(MemoryLayout.paddingLayout(u.size()));
-        }
-        return MemoryLayout.unionLayout(members.toArray(MemoryLayout[]::new)).withName(u.name());
+        if (u.size() > largest) members.add(MemoryLayout.paddingLayout(u.size()));
+        MemoryLayout layout = MemoryLayout.unionLayout(members.toArray(MemoryLayout[]::new)).withName(u.name());
+        return u.alignAs() > u.naturalAlign() ? layout.withByteAlignment(u.alignAs()) : layout;
     }
 }
