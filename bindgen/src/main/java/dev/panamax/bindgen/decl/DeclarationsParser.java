@@ -138,7 +138,7 @@ public final class DeclarationsParser {
                         + e.type().spelling() + "; expected an integer type");
             }
         }
-        for (Function f : functions) resolver.functionType(f.returns().type(), f.params(), f.location());
+        for (Function f : functions) resolver.functionType(f.returns().type(), f.params(), f.returns().location());
         return new Declarations(file, (int) format, library, sonames, javaPackage, className, types, constants, errors,
                 functions);
     }
