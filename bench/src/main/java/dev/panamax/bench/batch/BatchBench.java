@@ -58,7 +58,8 @@ public class BatchBench {
     private Batch standard;
     private Batch critical;
     private ParamBlock[] standardBlocks;
-    private ParamBlock[] criticalBlocks;
+    private long[] standardOffsets;
+    private long[] criticalOffsets;
     private int fresh;
 
     @Setup(Level.Trial)
@@ -66,11 +67,13 @@ public class BatchBench {
         standard = Batch.create(BatchMode.STANDARD, n);
         critical = Batch.create(BatchMode.CRITICAL, n);
         standardBlocks = new ParamBlock[n];
-        criticalBlocks = new ParamBlock[n];
+        standardOffsets = new long[n];
+        criticalOffsets = new long[n];
         for (int i = 0; i < n; i++) {
             standardBlocks[i] = standard.add(INC_THUNK).params().setInt(0, i);
-            criticalBlocks[i] = critical.add(INC_THUNK).params().setInt(0, i);
+            criticalOffsets[i] = critical.add(INC_THUNK).params().setInt(0, i).offsetOf(0);
         }
+        for (int i = 0; i < n; i++) standardOffsets[i] = standardBlocks[i].offsetOf(0);
     }
 
     @TearDown(Level.Trial)
@@ -91,12 +94,14 @@ public class BatchBench {
         critical.run();
     }
 
+    /** Fresh arguments through the batch's argument area: one segment, one offset per entry. */
     @Benchmark
     @Figure(value = "batch.fresh.{n}.perBatch", baseline = "standard.{n}.perBatch")
     public void batchFresh() {
         int base = fresh++;
-        ParamBlock[] blocks = standardBlocks;
-        for (int i = 0; i < blocks.length; i++) blocks[i].setInt(0, base + i);
+        MemorySegment args = standard.arguments();
+        long[] offsets = standardOffsets;
+        for (int i = 0; i < offsets.length; i++) args.set(ValueLayout.JAVA_INT, offsets[i], base + i);
         standard.run();
     }
 
@@ -104,9 +109,20 @@ public class BatchBench {
     @Figure(value = "batch.fresh.critical.{n}.perBatch", baseline = "critical.{n}.perBatch")
     public void batchFreshCritical() {
         int base = fresh++;
-        ParamBlock[] blocks = criticalBlocks;
-        for (int i = 0; i < blocks.length; i++) blocks[i].setInt(0, base + i);
+        MemorySegment args = critical.arguments();
+        long[] offsets = criticalOffsets;
+        for (int i = 0; i < offsets.length; i++) args.set(ValueLayout.JAVA_INT, offsets[i], base + i);
         critical.run();
+    }
+
+    /** Fresh arguments through each entry's type-checked {@code ParamBlock.setInt}. */
+    @Benchmark
+    @Figure(value = "batch.fresh.setters.{n}.perBatch", baseline = "standard.{n}.perBatch")
+    public void batchFreshSetters() {
+        int base = fresh++;
+        ParamBlock[] blocks = standardBlocks;
+        for (int i = 0; i < blocks.length; i++) blocks[i].setInt(0, base + i);
+        standard.run();
     }
 
     @Benchmark

@@ -15,7 +15,8 @@ import java.util.Map;
  * of one more call), like the seed's (68 + 2N) / N model.
  */
 public final class BatchCostModel implements Measurement {
-    static final String[] FORMS = {"batch", "batch.critical", "batch.fresh", "batch.fresh.critical", "standard", "critical", "cloop"};
+    static final String[] FORMS = {"batch", "batch.critical", "batch.fresh", "batch.fresh.critical", "batch.fresh.setters",
+            "standard", "critical", "cloop"};
     static final int[] NS = {1, 2, 5, 10, 20, 50, 100, 1000};
 
     @Override
@@ -56,7 +57,7 @@ public final class BatchCostModel implements Measurement {
             Result cloop = byName.get("cloop." + n + ".perBatch");
             Result std = byName.get("standard." + n + ".perBatch");
             Result crit = byName.get("critical." + n + ".perBatch");
-            for (String form : new String[] {"batch", "batch.critical", "batch.fresh", "batch.fresh.critical"}) {
+            for (String form : new String[] {"batch", "batch.critical", "batch.fresh", "batch.fresh.critical", "batch.fresh.setters"}) {
                 Result b = byName.get(form + "." + n + ".perBatch");
                 if (b == null) continue;
                 if (std != null) out.add(Result.single(form + "." + n + ".speedupVsStandard", "x", std.median() / b.median()));

@@ -13,12 +13,14 @@ import java.util.Set;
  * per function, unpacking {@code param} as the function's {@link Classification} says.
  *
  * <ul>
- * <li>VOID: calls the function and returns NULL.</li>
+ * <li>VOID: calls the function (its return register is meaningless).</li>
  * <li>VOID_PTR: copies the low bytes of {@code param} into the one parameter (a tiny struct/union
- *     arrives packed the same way) and returns the result's bytes in the return register.</li>
+ *     arrives packed the same way); the result stays in the return register.</li>
  * <li>STRUCT: reads every parameter from the block at its planned offset; an FP or struct/union
- *     result goes into the return slot at offset 0, an integer/bool/pointer result into the register.</li>
+ *     result goes into the return slot at offset 0, an integer/bool/pointer result stays in the register.</li>
  * </ul>
+ * A register result is left as the function returned it: its low bytes (the C type's width) hold
+ * the value and the bytes above are unspecified, so the thunk ends in a tail jump.
  * Every copy is a fixed-size {@code memcpy}, which gcc turns into one move; the header carries
  * {@code _Static_assert}s that gcc's layout of every struct and union matches the model's.
  */
@@ -167,16 +169,18 @@ public final class ThunkEmitter {
                 if (t.params().isEmpty() && !c.returnsInSlot()) b.append("    (void) pmx_b;\n");
             }
         }
-        String call = f.symbol() + "(" + String.join(", ", args) + ")";
-        if (t.returns() instanceof CType.Void) {
-            b.append("    ").append(call).append(";\n    return NULL;\n");
+        if (c.returnsInSlot()) {
+            b.append("    ").append(types.cName(t.returns())).append(" pmx_r = ").append(f.symbol()).append('(')
+                    .append(String.join(", ", args)).append(");\n");
+            b.append("    memcpy(pmx_b, &pmx_r, sizeof pmx_r);\n    return NULL;\n");
         } else {
-            b.append("    ").append(types.cName(t.returns())).append(" pmx_r = ").append(call).append(";\n");
-            if (c.returnsInSlot()) {
-                b.append("    memcpy(pmx_b, &pmx_r, sizeof pmx_r);\n    return NULL;\n");
-            } else {
-                b.append("    void *pmx_out = NULL;\n    memcpy(&pmx_out, &pmx_r, sizeof pmx_r);\n    return pmx_out;\n");
-            }
+            // A void, integer, bool or pointer result: call the function as if it returned void *, so
+            // gcc emits a tail jump and its return register is the thunk's. The low bytes hold the
+            // result (the x86-64 SysV register convention); the upper bytes are unspecified and the
+            // Java side reads only the result's width. The cast through void (*)(void) keeps
+            // -Wcast-function-type quiet about this deliberate reinterpretation.
+            b.append("    return ((void *(*)(").append(paramList(t, types)).append(")) (void (*)(void)) ")
+                    .append(f.symbol()).append(")(").append(String.join(", ", args)).append(");\n");
         }
         b.append("}\n\n");
     }

@@ -32,21 +32,25 @@ import java.util.List;
  * frees it on {@link #close()}.
  */
 public final class Batch implements AutoCloseable {
-    private static final int CHUNK = 16 * 1024;
-    private static final int CHUNK_ALIGN = 64;
+    private static final int ALIGN = 64;
 
     private final BatchMode mode;
     private final Arena arena = Arena.ofConfined();
     private final List<BatchEntry> entries = new ArrayList<>();
     private MemorySegment buffer;
-    private MemorySegment chunk = MemorySegment.NULL;
-    private long chunkUsed;
+    /** Every entry's parameter block, back to back: one segment, so a loop writing arguments touches one object. */
+    private final ParamBlock.Storage area;
+    private long areaUsed;
+    private long[] blockOffsets;
     private int ranInLastRun;
     private boolean closed;
 
     private Batch(BatchMode mode, int initialCapacity) {
         this.mode = mode;
-        this.buffer = arena.allocate((long) Math.max(1, initialCapacity) * BatchNative.ENTRY_SIZE, CHUNK_ALIGN);
+        int capacity = Math.max(1, initialCapacity);
+        this.buffer = arena.allocate((long) capacity * BatchNative.ENTRY_SIZE, ALIGN);
+        this.area = new ParamBlock.Storage(arena.allocate((long) capacity * 16, ALIGN));
+        this.blockOffsets = new long[capacity];
     }
 
     /** An empty batch with room for 16 entries (it grows while recording). */
@@ -88,10 +92,14 @@ public final class Batch implements AutoCloseable {
         int index = entries.size();
         long offset = (long) index * BatchNative.ENTRY_SIZE;
         if (offset + BatchNative.ENTRY_SIZE > buffer.byteSize()) grow();
-        ParamBlock block = ParamBlock.wrap(thunk.plan(), allocateBlock(thunk.plan().block()));
+        BlockLayout layout = thunk.plan().block();
+        long at = allocateBlock(layout);
+        if (index == blockOffsets.length) blockOffsets = java.util.Arrays.copyOf(blockOffsets, index * 2);
+        blockOffsets[index] = at;
+        ParamBlock block = new ParamBlock(thunk.plan(), area, at);
         BatchEntry e = new BatchEntry(this, index, thunk, block);
         buffer.set(ValueLayout.ADDRESS, offset + BatchNative.THUNK, thunk.address());
-        buffer.set(ValueLayout.ADDRESS, offset + BatchNative.BLOCK, block.segment());
+        buffer.set(ValueLayout.JAVA_LONG, offset + BatchNative.BLOCK, blockAddress(index));
         buffer.set(ValueLayout.JAVA_LONG, offset + BatchNative.RESULT, 0L);
         entries.add(e);
         e.writeFlags(thunk.status());
@@ -128,6 +136,16 @@ public final class Batch implements AutoCloseable {
         throw new BatchFailedException(failed, e.thunk().name(), e.status(), n);
     }
 
+    /**
+     * The memory holding every entry's parameter block. With {@link ParamBlock#offsetOf}, a caller
+     * can write the arguments of many entries through this one segment (the fastest way to feed a
+     * batch fresh arguments). Valid until the next {@link #add}, which may move it.
+     */
+    public MemorySegment arguments() {
+        ensureOpen();
+        return area.segment.asSlice(0, areaUsed);
+    }
+
     /** Frees the command buffer and every parameter block; the batch and its entries are unusable after. */
     @Override
     public void close() {
@@ -151,24 +169,35 @@ public final class Batch implements AutoCloseable {
         if (closed) throw BatchErrors.closed();
     }
 
-    /** Doubles the command buffer; the old one stays in the arena until close (blocks never move). */
+    /** Doubles the command buffer; the old one stays in the arena until close. */
     private void grow() {
-        MemorySegment bigger = arena.allocate(Math.max(buffer.byteSize() * 2, BatchNative.ENTRY_SIZE * 16L), CHUNK_ALIGN);
+        MemorySegment bigger = arena.allocate(Math.max(buffer.byteSize() * 2, BatchNative.ENTRY_SIZE * 16L), ALIGN);
         MemorySegment.copy(buffer, 0, bigger, 0, buffer.byteSize());
         buffer = bigger;
     }
 
-    /** Bump allocation from 16 KiB chunks, so the blocks of consecutive entries sit close together. */
-    private MemorySegment allocateBlock(BlockLayout layout) {
+    /** The block's offset in the argument area, grown (and every entry's block pointer moved) when full. */
+    private long allocateBlock(BlockLayout layout) {
         int size = layout.size();
-        if (size == 0) return MemorySegment.NULL;
-        if (size > CHUNK / 4) return arena.allocate(size, Math.max(layout.align(), 8));
-        long at = (chunkUsed + layout.align() - 1) & -layout.align();
-        if (chunk.byteSize() == 0 || at + size > chunk.byteSize()) {
-            chunk = arena.allocate(CHUNK, CHUNK_ALIGN);
-            at = 0;
+        if (size == 0) return -1;
+        if (layout.align() > ALIGN) throw new IllegalArgumentException("parameter block alignment above " + ALIGN
+                + " is not supported in a batch: align=" + layout.align());
+        long at = (areaUsed + layout.align() - 1) & -layout.align();
+        if (at + size > area.segment.byteSize()) {
+            // recording outgrew the area: move it; blocks keep their offsets, entries get new pointers
+            MemorySegment bigger = arena.allocate(Math.max(area.segment.byteSize() * 2, at + size), ALIGN);
+            MemorySegment.copy(area.segment, 0, bigger, 0, areaUsed);
+            area.segment = bigger;
+            for (int i = 0; i < entries.size(); i++) {
+                buffer.set(ValueLayout.JAVA_LONG, (long) i * BatchNative.ENTRY_SIZE + BatchNative.BLOCK, blockAddress(i));
+            }
         }
-        chunkUsed = at + size;
-        return chunk.asSlice(at, size);
+        areaUsed = at + size;
+        return at;
+    }
+
+    private long blockAddress(int index) {
+        long at = blockOffsets[index];
+        return at < 0 ? 0 : area.segment.address() + at;
     }
 }

@@ -54,7 +54,7 @@ public final class BatchEntry {
         return status;
     }
 
-    /** The raw return register of the last run: the result's bytes, zero-extended. */
+    /** The raw return register of the last run: the low bytes (the result type's width) hold the result, the rest is unspecified. */
     public long resultRaw() {
         if (resultKind == null) throw BatchErrors.noRegisterResult(thunk.name(), thunk.plan().type().returns());
         if (index >= batch.ranInLastRun()) throw BatchErrors.notRun(index, batch.ranInLastRun());

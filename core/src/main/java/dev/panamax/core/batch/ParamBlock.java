@@ -28,14 +28,28 @@ public final class ParamBlock {
     private static final ValueLayout.OfLong CELL = ValueLayout.JAVA_LONG;
 
     private final Classification plan;
-    private final MemorySegment segment;
+    private final Storage storage;
+    private final long base;
     private final int[] offsets;
     private final int[] sizes;
     private final ValueKind[] kinds;
 
-    private ParamBlock(Classification plan, MemorySegment segment) {
+    /**
+     * The memory blocks live in. A batch shares one among all its blocks and swaps in a larger
+     * segment when recording outgrows it, so accessors read {@code segment} at every access.
+     */
+    static final class Storage {
+        MemorySegment segment;
+
+        Storage(MemorySegment segment) {
+            this.segment = segment;
+        }
+    }
+
+    ParamBlock(Classification plan, Storage storage, long base) {
         this.plan = plan;
-        this.segment = segment;
+        this.storage = storage;
+        this.base = base;
         BlockLayout block = plan.block();
         int n = block.params().size();
         offsets = new int[n];
@@ -53,17 +67,17 @@ public final class ParamBlock {
         BlockLayout b = plan.block();
         MemorySegment s = b.size() == 0 ? MemorySegment.NULL : allocator.allocate(b.size(), b.align());
         if (b.size() != 0) s.fill((byte) 0);
-        return new ParamBlock(plan, s);
+        return new ParamBlock(plan, new Storage(s), 0);
     }
 
     /** A block over existing memory, which must be at least the planned size and suitably aligned. */
     public static ParamBlock wrap(Classification plan, MemorySegment segment) {
         BlockLayout b = plan.block();
-        if (b.size() == 0) return new ParamBlock(plan, MemorySegment.NULL);
+        if (b.size() == 0) return new ParamBlock(plan, new Storage(MemorySegment.NULL), 0);
         if (segment.byteSize() < b.size() || segment.address() % b.align() != 0) {
             throw BatchErrors.badBlockMemory(segment, b);
         }
-        return new ParamBlock(plan, segment.asSlice(0, b.size()));
+        return new ParamBlock(plan, new Storage(segment.asSlice(0, b.size())), 0);
     }
 
     /** The plan this block follows. */
@@ -71,9 +85,24 @@ public final class ParamBlock {
         return plan;
     }
 
-    /** The block's memory ({@link MemorySegment#NULL} when the plan needs none). */
+    /**
+     * The block's memory ({@link MemorySegment#NULL} when the plan needs none). For a batch entry,
+     * this slice (like {@link #param} and {@link #returnSlot}) stays valid until the batch records
+     * another call, which may move the argument area; the setters and getters always reach the
+     * current memory.
+     */
     public MemorySegment segment() {
-        return segment;
+        int size = plan.block().size();
+        return size == 0 ? MemorySegment.NULL : storage.segment.asSlice(base, size);
+    }
+
+    /**
+     * Where parameter {@code index} starts, in bytes from the start of the memory the block lives in:
+     * {@link #segment()} for a lone block, {@link Batch#arguments()} for a batch entry. Lets a caller
+     * write many entries' arguments through one segment.
+     */
+    public long offsetOf(int index) {
+        return base + offsets[check(index)];
     }
 
     /**
@@ -83,8 +112,8 @@ public final class ParamBlock {
     public MemorySegment argument() {
         return switch (plan.mode()) {
             case VOID -> MemorySegment.NULL;
-            case VOID_PTR -> offsets.length == 0 ? MemorySegment.NULL : MemorySegment.ofAddress(segment.get(CELL, 0));
-            case STRUCT -> segment;
+            case VOID_PTR -> offsets.length == 0 ? MemorySegment.NULL : MemorySegment.ofAddress(storage.segment.get(CELL, base));
+            case STRUCT -> segment();
         };
     }
 
@@ -107,46 +136,46 @@ public final class ParamBlock {
 
     /** Parameter {@code index}'s slot, to write a struct or union field by field. */
     public MemorySegment param(int index) {
-        return segment.asSlice(offsets[check(index)], sizes[index]);
+        return storage.segment.asSlice(base + offsets[check(index)], sizes[index]);
     }
 
     public ParamBlock setBoolean(int index, boolean v) {
-        segment.set(ValueLayout.JAVA_BOOLEAN, offset(index, ValueKind.BOOLEAN), v);
+        storage.segment.set(ValueLayout.JAVA_BOOLEAN, offset(index, ValueKind.BOOLEAN), v);
         return this;
     }
 
     public ParamBlock setByte(int index, byte v) {
-        segment.set(ValueLayout.JAVA_BYTE, offset(index, ValueKind.BYTE), v);
+        storage.segment.set(ValueLayout.JAVA_BYTE, offset(index, ValueKind.BYTE), v);
         return this;
     }
 
     public ParamBlock setShort(int index, short v) {
-        segment.set(ValueLayout.JAVA_SHORT, offset(index, ValueKind.SHORT), v);
+        storage.segment.set(ValueLayout.JAVA_SHORT, offset(index, ValueKind.SHORT), v);
         return this;
     }
 
     public ParamBlock setInt(int index, int v) {
-        segment.set(ValueLayout.JAVA_INT, offset(index, ValueKind.INT), v);
+        storage.segment.set(ValueLayout.JAVA_INT, offset(index, ValueKind.INT), v);
         return this;
     }
 
     public ParamBlock setLong(int index, long v) {
-        segment.set(ValueLayout.JAVA_LONG, offset(index, ValueKind.LONG), v);
+        storage.segment.set(ValueLayout.JAVA_LONG, offset(index, ValueKind.LONG), v);
         return this;
     }
 
     public ParamBlock setFloat(int index, float v) {
-        segment.set(ValueLayout.JAVA_FLOAT, offset(index, ValueKind.FLOAT), v);
+        storage.segment.set(ValueLayout.JAVA_FLOAT, offset(index, ValueKind.FLOAT), v);
         return this;
     }
 
     public ParamBlock setDouble(int index, double v) {
-        segment.set(ValueLayout.JAVA_DOUBLE, offset(index, ValueKind.DOUBLE), v);
+        storage.segment.set(ValueLayout.JAVA_DOUBLE, offset(index, ValueKind.DOUBLE), v);
         return this;
     }
 
     public ParamBlock setAddress(int index, MemorySegment v) {
-        segment.set(ValueLayout.ADDRESS, offset(index, ValueKind.ADDRESS), v);
+        storage.segment.set(ValueLayout.ADDRESS, offset(index, ValueKind.ADDRESS), v);
         return this;
     }
 
@@ -154,47 +183,47 @@ public final class ParamBlock {
     public ParamBlock set(int index, MemorySegment value) {
         check(index);
         if (value.byteSize() != sizes[index]) throw BatchErrors.sizeMismatch(index, plan.type(), sizes[index], value.byteSize());
-        MemorySegment.copy(value, 0, segment, offsets[index], sizes[index]);
+        MemorySegment.copy(value, 0, storage.segment, base + offsets[index], sizes[index]);
         return this;
     }
 
     public boolean getBoolean(int index) {
-        return segment.get(ValueLayout.JAVA_BOOLEAN, offset(index, ValueKind.BOOLEAN));
+        return storage.segment.get(ValueLayout.JAVA_BOOLEAN, offset(index, ValueKind.BOOLEAN));
     }
 
     public byte getByte(int index) {
-        return segment.get(ValueLayout.JAVA_BYTE, offset(index, ValueKind.BYTE));
+        return storage.segment.get(ValueLayout.JAVA_BYTE, offset(index, ValueKind.BYTE));
     }
 
     public short getShort(int index) {
-        return segment.get(ValueLayout.JAVA_SHORT, offset(index, ValueKind.SHORT));
+        return storage.segment.get(ValueLayout.JAVA_SHORT, offset(index, ValueKind.SHORT));
     }
 
     public int getInt(int index) {
-        return segment.get(ValueLayout.JAVA_INT, offset(index, ValueKind.INT));
+        return storage.segment.get(ValueLayout.JAVA_INT, offset(index, ValueKind.INT));
     }
 
     public long getLong(int index) {
-        return segment.get(ValueLayout.JAVA_LONG, offset(index, ValueKind.LONG));
+        return storage.segment.get(ValueLayout.JAVA_LONG, offset(index, ValueKind.LONG));
     }
 
     public float getFloat(int index) {
-        return segment.get(ValueLayout.JAVA_FLOAT, offset(index, ValueKind.FLOAT));
+        return storage.segment.get(ValueLayout.JAVA_FLOAT, offset(index, ValueKind.FLOAT));
     }
 
     public double getDouble(int index) {
-        return segment.get(ValueLayout.JAVA_DOUBLE, offset(index, ValueKind.DOUBLE));
+        return storage.segment.get(ValueLayout.JAVA_DOUBLE, offset(index, ValueKind.DOUBLE));
     }
 
     public MemorySegment getAddress(int index) {
-        return segment.get(ValueLayout.ADDRESS, offset(index, ValueKind.ADDRESS));
+        return storage.segment.get(ValueLayout.ADDRESS, offset(index, ValueKind.ADDRESS));
     }
 
     /** The return slot (FP or struct/union return), to read a struct result field by field. */
     public MemorySegment returnSlot() {
         BlockLayout.Slot slot = plan.block().returnSlot();
         if (slot == null) throw BatchErrors.noReturnSlot(plan.type());
-        return segment.asSlice(slot.offset(), slot.size());
+        return storage.segment.asSlice(base + slot.offset(), slot.size());
     }
 
     /** The f32 result in the return slot. */
@@ -222,7 +251,7 @@ public final class ParamBlock {
     private long offset(int index, ValueKind expected) {
         if (index < 0 || index >= offsets.length) throw BatchErrors.badIndex(index, plan.type());
         if (kinds[index] != expected) throw BatchErrors.wrongKind(index, plan.type(), kinds[index], expected);
-        return offsets[index];
+        return base + offsets[index];
     }
 
     @Override

@@ -62,8 +62,8 @@ public record Thunk(String name, Classification plan, MemorySegment address, boo
 
     /**
      * Calls the function once through the uniform handle (critical if declared so) and returns the
-     * raw return register: an integer, bool or pointer result in its low bytes; FP and struct/union
-     * results are in {@code block}'s return slot.
+     * raw return register: an integer, bool or pointer result in its low bytes (the bytes above the
+     * result type's width are unspecified); FP and struct/union results are in {@code block}'s return slot.
      */
     public long invoke(ParamBlock block) {
         if (!block.plan().equals(plan)) {
