@@ -11,8 +11,8 @@ import java.util.Map;
 /**
  * Derived figures of the batch suite, computed from its JMH results (it runs nothing itself): ns per
  * call for every form and N, speedups over STANDARD and CRITICAL downcalls and over the C-loop
- * floor, and the least-squares fit cost(N) = a + bN (a: the fixed cost of a crossing, b: the cost
- * of one more call), like the seed's (68 + 2N) / N model.
+ * floor, and the fit cost(N) = a + bN (a: the fixed cost of a crossing, b: the cost of one more
+ * call), like the seed's (68 + 2N) / N model.
  */
 public final class BatchCostModel implements Measurement {
     static final String[] FORMS = {"batch", "batch.critical", "batch.fresh", "batch.fresh.critical", "batch.fresh.setters",
@@ -68,7 +68,11 @@ public final class BatchCostModel implements Measurement {
         return out;
     }
 
-    /** Least squares of cost = a + b N over (N, cost) points: returns {a, b}. */
+    /**
+     * Fits cost(N) = a + bN to (N, cost) points as the per-call cost a/N + b, by least squares over
+     * the per-call figures, so every N weighs alike (a plain fit on totals is ruled by N = 1000).
+     * Returns {a, b}.
+     */
     static double[] fit(List<double[]> points) {
         double n = points.size();
         double sx = 0;
@@ -76,13 +80,15 @@ public final class BatchCostModel implements Measurement {
         double sxx = 0;
         double sxy = 0;
         for (double[] p : points) {
-            sx += p[0];
-            sy += p[1];
-            sxx += p[0] * p[0];
-            sxy += p[0] * p[1];
+            double x = 1 / p[0];
+            double y = p[1] / p[0];
+            sx += x;
+            sy += y;
+            sxx += x * x;
+            sxy += x * y;
         }
-        double b = (n * sxy - sx * sy) / (n * sxx - sx * sx);
-        double a = (sy - b * sx) / n;
+        double a = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+        double b = (sy - a * sx) / n;
         return new double[] {a, b};
     }
 }
