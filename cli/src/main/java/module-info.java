@@ -1,6 +1,7 @@
 /** The {@code panamax} command. */
 module dev.panamax.cli {
     requires dev.panamax.core;
+    requires dev.panamax.bindgen;
     requires info.picocli;
 
     opens dev.panamax.cli to info.picocli;

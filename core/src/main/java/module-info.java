@@ -9,4 +9,6 @@ module dev.panamax.core {
     exports dev.panamax.core.memory;
     exports dev.panamax.core.call;
     exports dev.panamax.core.upcall;
+    exports dev.panamax.core.abi;
+    exports dev.panamax.core.batch;
 }

@@ -59,7 +59,7 @@ public final class BenchMain implements Callable<Integer> {
             if (suite == null || suite.equals(m.suite())) {
                 if (filter != null && !m.getClass().getName().matches(".*" + filter + ".*")) continue;
                 System.err.printf("panamax bench: running %s%n", m.getClass().getSimpleName());
-                results.addAll(m.run(!full));
+                results.addAll(m.run(!full, List.copyOf(results)));
             }
         }
         if (results.isEmpty()) {

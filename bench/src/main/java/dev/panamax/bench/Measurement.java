@@ -13,4 +13,12 @@ public interface Measurement {
 
     /** Runs and returns its figures; {@code quick} asks for the short version. */
     List<Result> run(boolean quick) throws Exception;
+
+    /**
+     * Runs with the figures measured before it in the same invocation (the suite's JMH results and
+     * earlier measurements), for measurements that derive figures from them; by default ignores them.
+     */
+    default List<Result> run(boolean quick, List<Result> earlier) throws Exception {
+        return run(quick);
+    }
 }

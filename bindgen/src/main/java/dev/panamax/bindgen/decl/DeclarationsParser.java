@@ -1,0 +1,547 @@
+package dev.panamax.bindgen.decl;
+
+import dev.panamax.core.abi.ScalarKind;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.nodes.MappingNode;
+import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.nodes.NodeTuple;
+import org.snakeyaml.engine.v2.nodes.ScalarNode;
+import org.snakeyaml.engine.v2.nodes.SequenceNode;
+import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.schema.CoreSchema;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a declarations file (format 1, see docs/DECLARATIONS.md) into {@link Declarations}.
+ * Every problem, from invalid YAML to a recursive struct, is a {@link DeclarationsException} with
+ * {@code file:line:column} and what was expected.
+ *
+ * <pre>{@code
+ * Declarations d = DeclarationsParser.parse(Path.of("zlib.yaml"));
+ * CFunction crc32 = d.cFunction(d.function("crc32").orElseThrow());
+ * }</pre>
+ */
+public final class DeclarationsParser {
+    static final Set<String> TOP_KEYS = orderedSet("format", "library", "sonames", "package", "class", "types",
+            "constants", "errors", "functions");
+    static final Set<String> FUNCTION_KEYS = orderedSet("name", "returns", "params", "tier", "batchable", "blocking");
+    static final Set<String> RETURN_KEYS = orderedSet("type", "status", "ownership");
+    static final Set<String> PARAM_KEYS = orderedSet("name", "type", "dir", "length", "nullable", "errcode");
+    static final Set<String> ERROR_KEYS = orderedSet("type", "success", "names");
+    static final Set<String> HANDLE_KEYS = orderedSet("handle", "retain", "release");
+    static final Set<String> CALLBACK_KEYS = orderedSet("returns", "params");
+
+    private static final Pattern IDENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final Pattern JAVA_PACKAGE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*");
+    /** {@code T[n]} right after a name, star or another {@code ]}: not valid in a YAML flow sequence as written. */
+    private static final Pattern FLOW_ARRAY = Pattern.compile("(?<=[A-Za-z0-9_*\\]])\\[(\\d+)]");
+    private static final char OPEN = '\uE000';
+    private static final char CLOSE = '\uE001';
+    private static final Set<String> RESERVED = Set.of("void", "ptr", "string", "char");
+
+    private final String file;
+
+    private DeclarationsParser(String file) {
+        this.file = file;
+    }
+
+    /** Parses the file at {@code path}. */
+    public static Declarations parse(Path path) {
+        String text;
+        try {
+            text = Files.readString(path, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new DeclarationsException(new Location(path.toString(), 0, 0), "cannot read the file: " + e);
+        }
+        return parse(text, path.toString());
+    }
+
+    /** Parses {@code text}; {@code fileName} appears in error locations. */
+    public static Declarations parse(String text, String fileName) {
+        return new DeclarationsParser(fileName).document(text);
+    }
+
+    // ------------------------------------------------------------------ document
+
+    private Declarations document(String text) {
+        if (text.indexOf(OPEN) >= 0 || text.indexOf(CLOSE) >= 0) {
+            throw new DeclarationsException(new Location(file, 1, 1), "the file contains the private-use characters"
+                    + " U+E000/U+E001; expected none");
+        }
+        // "[f32[4], v]" is not valid YAML (a flow sequence cannot hold '[' in a plain scalar); the
+        // format allows it, so T[n] is protected with same-length placeholders, keeping columns exact.
+        String protectedText = FLOW_ARRAY.matcher(text).replaceAll(m -> OPEN + m.group(1) + CLOSE);
+        Node root;
+        try {
+            LoadSettings settings = LoadSettings.builder().setLabel(file).setSchema(new CoreSchema()).build();
+            root = new Compose(settings).composeString(protectedText)
+                    .orElseThrow(() -> new DeclarationsException(new Location(file, 1, 1),
+                            "the file is empty; expected a mapping with keys " + TOP_KEYS));
+        } catch (MarkedYamlEngineException e) {
+            Mark m = e.getProblemMark().or(e::getContextMark).orElse(null);
+            Location at = m == null ? new Location(file, 1, 1) : new Location(file, m.getLine() + 1, m.getColumn() + 1);
+            String problem = e.getProblem() == null ? "" : e.getProblem();
+            String context = e.getContext() == null ? "" : e.getContext() + ": ";
+            throw new DeclarationsException(at, "not valid YAML: " + context + unprotect(problem)
+                    + "; expected a YAML mapping in the declarations format");
+        } catch (YamlEngineException e) {
+            throw new DeclarationsException(new Location(file, 1, 1), "not valid YAML: " + unprotect(e.getMessage()));
+        }
+        MappingNode top = mapping(root, "the document", TOP_KEYS);
+        Map<String, Node> keys = keys(top, TOP_KEYS, "top level");
+
+        Node formatNode = require(keys, "format", top, "top level");
+        long format = integer(formatNode, "format");
+        if (format != 1) throw error(formatNode, "unsupported format " + format + "; expected 1");
+        String library = string(require(keys, "library", top, "top level"), "library");
+        List<String> sonames = keys.containsKey("sonames") ? strings(keys.get("sonames"), "sonames") : List.of();
+        String javaPackage = null;
+        if (keys.containsKey("package")) {
+            javaPackage = string(keys.get("package"), "package");
+            if (!JAVA_PACKAGE.matcher(javaPackage).matches()) {
+                throw error(keys.get("package"), "package '" + javaPackage + "' is not a Java package name; expected e.g. org.example.zlib");
+            }
+        }
+        String className = defaultClassName(library);
+        if (keys.containsKey("class")) {
+            className = identifier(keys.get("class"), "class");
+        }
+        Map<String, TypeDecl> types = keys.containsKey("types") ? types(keys.get("types")) : Map.of();
+        Map<String, Constant> constants = keys.containsKey("constants") ? constants(keys.get("constants")) : Map.of();
+        Map<String, ErrorConvention> errors = keys.containsKey("errors") ? errors(keys.get("errors")) : Map.of();
+        List<Function> functions = keys.containsKey("functions") ? functions(keys.get("functions"), errors) : List.of();
+
+        // resolve everything once, so a parsed file has no unknown or recursive types
+        TypeResolver resolver = new TypeResolver(file, types);
+        for (TypeDecl t : types.values()) resolver.resolve(new TypeRef.Named(t.name()), t.location(), TypeResolver.Use.ALIAS);
+        for (ErrorConvention e : errors.values()) {
+            var t = resolver.resolve(e.type(), e.location(), TypeResolver.Use.PARAM);
+            if (!(t instanceof dev.panamax.core.abi.CType.Scalar s) || s.kind().isFloatingPoint()) {
+                throw new DeclarationsException(e.location(), "error convention " + e.name() + " has type "
+                        + e.type().spelling() + "; expected an integer type");
+            }
+        }
+        for (Function f : functions) resolver.functionType(f.returns().type(), f.params(), f.returns().location());
+        return new Declarations(file, (int) format, library, sonames, javaPackage, className, types, constants, errors,
+                functions);
+    }
+
+    private static String defaultClassName(String library) {
+        StringBuilder b = new StringBuilder();
+        boolean up = true;
+        for (char c : library.toCharArray()) {
+            if (Character.isLetterOrDigit(c)) {
+                b.append(up ? Character.toUpperCase(c) : c);
+                up = false;
+            } else {
+                up = true;
+            }
+        }
+        if (b.isEmpty() || !Character.isJavaIdentifierStart(b.charAt(0))) b.insert(0, 'L');
+        return b.toString();
+    }
+
+    // ------------------------------------------------------------------ types
+
+    private Map<String, TypeDecl> types(Node node) {
+        MappingNode m = mapping(node, "types", Set.of());
+        Map<String, TypeDecl> out = new LinkedHashMap<>();
+        for (NodeTuple t : m.getValue()) {
+            String name = typeName(t.getKeyNode());
+            if (out.containsKey(name)) throw error(t.getKeyNode(), "type '" + name + "' is declared twice; expected unique names");
+            out.put(name, typeDecl(name, t.getValueNode()));
+        }
+        return out;
+    }
+
+    private String typeName(Node key) {
+        String name = string(key, "type name");
+        if (!IDENT.matcher(name).matches()) throw error(key, "type name '" + name + "' is not an identifier; expected [A-Za-z_][A-Za-z0-9_]*");
+        if (RESERVED.contains(name) || ScalarKind.byDeclName(name) != null) {
+            throw error(key, "type name '" + name + "' is a built-in type; expected a new name");
+        }
+        return name;
+    }
+
+    private TypeDecl typeDecl(String name, Node node) {
+        Location at = location(node);
+        if (node instanceof ScalarNode) return new TypeDecl.Alias(name, typeRef(node), at);
+        if (!(node instanceof MappingNode m)) {
+            throw error(node, "type " + name + " is a " + describe(node) + "; expected a type name (alias),"
+                    + " {struct: ...}, {union: ...}, {handle: ...} or {callback: ...}");
+        }
+        Map<String, Node> keys = new LinkedHashMap<>();
+        for (NodeTuple t : m.getValue()) keys.put(string(t.getKeyNode(), "key"), t.getValueNode());
+        if (keys.containsKey("struct") || keys.containsKey("union")) {
+            boolean struct = keys.containsKey("struct");
+            String kind = struct ? "struct" : "union";
+            keys(m, orderedSet(kind, "align"), "type " + name);
+            List<Field> fields = fields(keys.get(kind), name);
+            int align = 0;
+            if (keys.containsKey("align")) {
+                long a = integer(keys.get("align"), "align");
+                if (a <= 0 || a > 4096 || (a & (a - 1)) != 0) {
+                    throw error(keys.get("align"), "align " + a + " of " + name + "; expected a power of two up to 4096");
+                }
+                align = (int) a;
+            }
+            return struct ? new TypeDecl.Struct(name, fields, align, at) : new TypeDecl.Union(name, fields, align, at);
+        }
+        if (keys.containsKey("handle")) {
+            keys(m, HANDLE_KEYS, "handle " + name);
+            String kind = string(keys.get("handle"), "handle");
+            if (!kind.equals("opaque")) throw error(keys.get("handle"), "handle kind '" + kind + "'; expected opaque");
+            String retain = keys.containsKey("retain") ? identifier(keys.get("retain"), "retain") : null;
+            String release = keys.containsKey("release") ? identifier(keys.get("release"), "release") : null;
+            return new TypeDecl.Handle(name, kind, retain, release, at);
+        }
+        if (keys.containsKey("callback")) {
+            keys(m, orderedSet("callback"), "callback " + name);
+            MappingNode cb = mapping(keys.get("callback"), "callback " + name, CALLBACK_KEYS);
+            Map<String, Node> ck = keys(cb, CALLBACK_KEYS, "callback " + name);
+            TypeRef returns = ck.containsKey("returns") ? typeRef(ck.get("returns")) : new TypeRef.Void();
+            List<Param> params = ck.containsKey("params") ? params(ck.get("params"), "callback " + name, Map.of()) : List.of();
+            return new TypeDecl.Callback(name, returns, params, at);
+        }
+        throw error(node, "type " + name + " has none of the keys struct, union, handle, callback; found "
+                + keys.keySet() + "; expected exactly one of them");
+    }
+
+    private List<Field> fields(Node node, String owner) {
+        SequenceNode seq = sequence(node, "fields of " + owner);
+        if (seq.getValue().isEmpty()) throw error(node, "struct " + owner + " has no fields; expected at least one [type, name]");
+        List<Field> out = new ArrayList<>();
+        Set<String> names = new java.util.HashSet<>();
+        for (Node f : seq.getValue()) {
+            SequenceNode pair = sequence(f, "a field of " + owner);
+            if (pair.getValue().size() != 2) throw error(f, "field of " + owner + " has " + pair.getValue().size() + " items; expected [type, name]");
+            TypeRef type = typeRef(pair.getValue().get(0));
+            String name = identifier(pair.getValue().get(1), "field name");
+            if (!names.add(name)) throw error(pair.getValue().get(1), "field '" + name + "' of " + owner + " is declared twice; expected unique names");
+            out.add(new Field(type, name, location(pair.getValue().get(0))));
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ type expressions
+
+    private static final Pattern ARRAY_SUFFIX = Pattern.compile("^(.*?)\\s*\\[\\s*(\\d+)\\s*]$");
+
+    private TypeRef typeRef(Node node) {
+        String raw = unprotect(string(node, "type"));
+        String s = raw.strip();
+        List<Integer> dims = new ArrayList<>();
+        Matcher m;
+        while ((m = ARRAY_SUFFIX.matcher(s)).matches()) {
+            long n = Long.parseLong(m.group(2));
+            if (n <= 0 || n > Integer.MAX_VALUE) throw error(node, "array length " + n + " in '" + raw + "'; expected 1 or more");
+            dims.add((int) n);
+            s = m.group(1).strip();
+        }
+        int stars = 0;
+        while (s.endsWith("*")) {
+            stars++;
+            s = s.substring(0, s.length() - 1).strip();
+        }
+        TypeRef t;
+        switch (s) {
+            case "void" -> t = new TypeRef.Void();
+            case "ptr" -> t = new TypeRef.AnyPointer();
+            case "string" -> t = new TypeRef.CString();
+            case "char" -> {
+                if (stars == 0) throw error(node, "type 'char' alone; expected char* (a C string), i8 or u8");
+                stars--;
+                t = new TypeRef.CString();
+            }
+            default -> {
+                ScalarKind k = ScalarKind.byDeclName(s);
+                if (k != null) t = new TypeRef.Primitive(k);
+                else if (IDENT.matcher(s).matches()) t = new TypeRef.Named(s);
+                else throw error(node, "'" + raw + "' is not a type; expected a type name, T*, or T[n]");
+            }
+        }
+        for (int i = 0; i < stars; i++) {
+            t = t instanceof TypeRef.Void ? new TypeRef.AnyPointer() : new TypeRef.PointerTo(t);
+        }
+        for (int d : dims) t = new TypeRef.ArrayOf(t, d);
+        return t;
+    }
+
+    private static String unprotect(String s) {
+        return s.replace(OPEN, '[').replace(CLOSE, ']');
+    }
+
+    // ------------------------------------------------------------------ constants and errors
+
+    private Map<String, Constant> constants(Node node) {
+        MappingNode m = mapping(node, "constants", Set.of());
+        Map<String, Constant> out = new LinkedHashMap<>();
+        for (NodeTuple t : m.getValue()) {
+            String name = identifier(t.getKeyNode(), "constant name");
+            if (out.containsKey(name)) throw error(t.getKeyNode(), "constant '" + name + "' is declared twice; expected unique names");
+            Node v = t.getValueNode();
+            Number value;
+            if (isTag(v, Tag.INT)) value = integer(v, "constant " + name);
+            else if (isTag(v, Tag.FLOAT)) value = floating(v, "constant " + name);
+            else throw error(v, "constant " + name + " is a " + describe(v) + "; expected an integer or a floating-point number");
+            out.put(name, new Constant(name, value, location(t.getKeyNode())));
+        }
+        return out;
+    }
+
+    private Map<String, ErrorConvention> errors(Node node) {
+        MappingNode m = mapping(node, "errors", Set.of());
+        Map<String, ErrorConvention> out = new LinkedHashMap<>();
+        for (NodeTuple t : m.getValue()) {
+            String name = identifier(t.getKeyNode(), "error convention name");
+            if (out.containsKey(name)) throw error(t.getKeyNode(), "error convention '" + name + "' is declared twice; expected unique names");
+            MappingNode e = mapping(t.getValueNode(), "error convention " + name, ERROR_KEYS);
+            Map<String, Node> keys = keys(e, ERROR_KEYS, "error convention " + name);
+            TypeRef type = typeRef(require(keys, "type", e, "error convention " + name));
+            SequenceNode succ = sequence(require(keys, "success", e, "error convention " + name), "success");
+            List<Long> success = new ArrayList<>();
+            for (Node s : succ.getValue()) success.add(integer(s, "success code"));
+            if (success.isEmpty()) throw error(succ, "success of " + name + " is empty; expected at least one code");
+            Map<Long, String> names = new HashMap<>();
+            if (keys.containsKey("names")) {
+                for (NodeTuple n : mapping(keys.get("names"), "names", Set.of()).getValue()) {
+                    names.put(integer(n.getKeyNode(), "error code"), identifier(n.getValueNode(), "error name"));
+                }
+            }
+            out.put(name, new ErrorConvention(name, type, success, names, location(t.getKeyNode())));
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ functions
+
+    private List<Function> functions(Node node, Map<String, ErrorConvention> errors) {
+        SequenceNode seq = sequence(node, "functions");
+        List<Function> out = new ArrayList<>();
+        Set<String> names = new java.util.HashSet<>();
+        for (Node f : seq.getValue()) {
+            MappingNode m = mapping(f, "a function", FUNCTION_KEYS);
+            Map<String, Node> keys = keys(m, FUNCTION_KEYS, "function");
+            String name = identifier(require(keys, "name", m, "function"), "function name");
+            if (!names.add(name)) throw error(keys.get("name"), "function '" + name + "' is declared twice; expected unique names");
+            String where = "function " + name;
+            Returns returns = keys.containsKey("returns") ? returns(keys.get("returns"), where, errors)
+                    : new Returns(new TypeRef.Void(), null, null, location(m));
+            List<Param> params = keys.containsKey("params") ? params(keys.get("params"), where, errors) : List.of();
+            Function.Tier tier = Function.Tier.STANDARD;
+            if (keys.containsKey("tier")) {
+                tier = choice(keys.get("tier"), "tier", Function.Tier.class);
+            }
+            boolean batchable = keys.containsKey("batchable") && bool(keys.get("batchable"), "batchable");
+            Boolean blocking = keys.containsKey("blocking") ? bool(keys.get("blocking"), "blocking") : null;
+            if (Boolean.TRUE.equals(blocking) && tier != Function.Tier.STANDARD) {
+                throw error(keys.get("blocking"), where + " is declared blocking and tier " + tier.name().toLowerCase(Locale.ROOT)
+                        + "; expected tier standard for a function that may block");
+            }
+            out.add(new Function(name, returns, params, tier, batchable, blocking, location(m)));
+        }
+        return out;
+    }
+
+    private Returns returns(Node node, String where, Map<String, ErrorConvention> errors) {
+        if (node instanceof ScalarNode) return new Returns(typeRef(node), null, null, location(node));
+        MappingNode m = mapping(node, "returns of " + where, RETURN_KEYS);
+        Map<String, Node> keys = keys(m, RETURN_KEYS, "returns of " + where);
+        TypeRef type = typeRef(require(keys, "type", m, "returns of " + where));
+        String status = null;
+        if (keys.containsKey("status")) {
+            status = identifier(keys.get("status"), "status");
+            if (!errors.containsKey(status)) throw unknownError(keys.get("status"), status, errors);
+        }
+        Returns.Ownership ownership = keys.containsKey("ownership")
+                ? choice(keys.get("ownership"), "ownership", Returns.Ownership.class) : null;
+        return new Returns(type, status, ownership, location(keys.get("type")));
+    }
+
+    private List<Param> params(Node node, String where, Map<String, ErrorConvention> errors) {
+        SequenceNode seq = sequence(node, "params of " + where);
+        List<Param> out = new ArrayList<>();
+        Set<String> names = new java.util.HashSet<>();
+        Map<String, Node> lengthRefs = new LinkedHashMap<>();
+        for (Node p : seq.getValue()) {
+            Param param;
+            if (p instanceof SequenceNode pair) {
+                if (pair.getValue().size() != 2) throw error(p, "parameter of " + where + " has " + pair.getValue().size() + " items; expected [type, name]");
+                param = new Param(identifier(pair.getValue().get(1), "parameter name"), typeRef(pair.getValue().get(0)),
+                        Param.Direction.IN, null, false, null, location(pair.getValue().get(0)));
+            } else if (p instanceof MappingNode m) {
+                Map<String, Node> keys = keys(m, PARAM_KEYS, "parameter of " + where);
+                String name = identifier(require(keys, "name", m, "parameter of " + where), "parameter name");
+                TypeRef type = typeRef(require(keys, "type", m, "parameter " + name));
+                Param.Direction dir = keys.containsKey("dir") ? choice(keys.get("dir"), "dir", Param.Direction.class) : Param.Direction.IN;
+                String length = null;
+                if (keys.containsKey("length")) {
+                    length = identifier(keys.get("length"), "length");
+                    lengthRefs.put(length, keys.get("length"));
+                }
+                boolean nullable = keys.containsKey("nullable") && bool(keys.get("nullable"), "nullable");
+                String errcode = null;
+                if (keys.containsKey("errcode")) {
+                    errcode = identifier(keys.get("errcode"), "errcode");
+                    if (!errors.containsKey(errcode)) throw unknownError(keys.get("errcode"), errcode, errors);
+                }
+                param = new Param(name, type, dir, length, nullable, errcode, location(keys.get("type")));
+            } else {
+                throw error(p, "parameter of " + where + " is a " + describe(p) + "; expected [type, name] or {name: .., type: ..}");
+            }
+            if (!names.add(param.name())) throw error(p, "parameter '" + param.name() + "' of " + where + " is declared twice; expected unique names");
+            out.add(param);
+        }
+        for (var ref : lengthRefs.entrySet()) {
+            if (!names.contains(ref.getKey())) {
+                throw error(ref.getValue(), "length '" + ref.getKey() + "' names no parameter of " + where + "; expected one of " + names);
+            }
+        }
+        return out;
+    }
+
+    private DeclarationsException unknownError(Node node, String name, Map<String, ErrorConvention> errors) {
+        return error(node, "unknown error convention '" + name + "'; expected one declared under errors ("
+                + (errors.isEmpty() ? "none" : String.join(", ", errors.keySet())) + ")");
+    }
+
+    // ------------------------------------------------------------------ node helpers
+
+    private MappingNode mapping(Node node, String what, Set<String> expectedKeys) {
+        if (node instanceof MappingNode m) return m;
+        throw error(node, what + " is a " + describe(node) + "; expected a mapping"
+                + (expectedKeys.isEmpty() ? "" : " with keys " + expectedKeys));
+    }
+
+    private SequenceNode sequence(Node node, String what) {
+        if (node instanceof SequenceNode s) return s;
+        throw error(node, what + " is a " + describe(node) + "; expected a list");
+    }
+
+    /** The mapping's entries by key; an unknown or repeated key is an error. */
+    private Map<String, Node> keys(MappingNode m, Set<String> allowed, String where) {
+        Map<String, Node> out = new LinkedHashMap<>();
+        for (NodeTuple t : m.getValue()) {
+            String key = string(t.getKeyNode(), "key");
+            if (!allowed.contains(key)) {
+                throw error(t.getKeyNode(), "unknown key '" + key + "' in " + where + "; expected one of " + allowed);
+            }
+            if (out.put(key, t.getValueNode()) != null) {
+                throw error(t.getKeyNode(), "key '" + key + "' appears twice in " + where + "; expected it once");
+            }
+        }
+        return out;
+    }
+
+    private Node require(Map<String, Node> keys, String key, Node owner, String where) {
+        Node n = keys.get(key);
+        if (n == null) throw error(owner, "missing key '" + key + "' in " + where + "; expected it to be present");
+        return n;
+    }
+
+    private String string(Node node, String what) {
+        if (node instanceof ScalarNode s && !isTag(s, Tag.NULL)) return s.getValue();
+        throw error(node, what + " is a " + describe(node) + "; expected a string");
+    }
+
+    private String identifier(Node node, String what) {
+        String s = string(node, what);
+        if (!IDENT.matcher(s).matches()) throw error(node, what + " '" + s + "' is not an identifier; expected [A-Za-z_][A-Za-z0-9_]*");
+        return s;
+    }
+
+    private List<String> strings(Node node, String what) {
+        List<String> out = new ArrayList<>();
+        for (Node n : sequence(node, what).getValue()) out.add(string(n, "an entry of " + what));
+        return out;
+    }
+
+    private long integer(Node node, String what) {
+        if (node instanceof ScalarNode s && isTag(s, Tag.INT)) {
+            String v = s.getValue().replace("_", "");
+            try {
+                boolean neg = v.startsWith("-");
+                String digits = v.startsWith("-") || v.startsWith("+") ? v.substring(1) : v;
+                long r;
+                if (digits.startsWith("0x")) r = Long.parseUnsignedLong(digits.substring(2), 16);
+                else if (digits.startsWith("0o")) r = Long.parseLong(digits.substring(2), 8);
+                else r = Long.parseLong(digits);
+                return neg ? -r : r;
+            } catch (NumberFormatException e) {
+                throw error(node, what + " '" + s.getValue() + "' is out of range; expected a 64-bit integer");
+            }
+        }
+        throw error(node, what + " is a " + describe(node) + "; expected an integer");
+    }
+
+    private double floating(Node node, String what) {
+        String v = ((ScalarNode) node).getValue();
+        return switch (v.toLowerCase(Locale.ROOT)) {
+            case ".inf", "+.inf" -> Double.POSITIVE_INFINITY;
+            case "-.inf" -> Double.NEGATIVE_INFINITY;
+            case ".nan" -> Double.NaN;
+            default -> Double.parseDouble(v);
+        };
+    }
+
+    private boolean bool(Node node, String what) {
+        if (node instanceof ScalarNode s && isTag(s, Tag.BOOL)) return Boolean.parseBoolean(s.getValue().toLowerCase(Locale.ROOT));
+        throw error(node, what + " is a " + describe(node) + "; expected true or false");
+    }
+
+    private <E extends Enum<E>> E choice(Node node, String what, Class<E> type) {
+        String s = string(node, what);
+        for (E e : type.getEnumConstants()) {
+            if (e.name().toLowerCase(Locale.ROOT).equals(s)) return e;
+        }
+        List<String> allowed = new ArrayList<>();
+        for (E e : type.getEnumConstants()) allowed.add(e.name().toLowerCase(Locale.ROOT));
+        throw error(node, what + " '" + s + "'; expected one of " + allowed);
+    }
+
+    private static boolean isTag(Node n, Tag tag) {
+        return n.getTag().equals(tag);
+    }
+
+    private static String describe(Node n) {
+        return switch (n) {
+            case MappingNode m -> "mapping";
+            case SequenceNode s -> "list";
+            case ScalarNode s when s.getTag().equals(Tag.NULL) -> "null (empty value)";
+            case ScalarNode s when s.getTag().equals(Tag.INT) -> "number (" + s.getValue() + ")";
+            case ScalarNode s when s.getTag().equals(Tag.BOOL) -> "boolean (" + s.getValue() + ")";
+            case ScalarNode s -> "scalar (" + unprotect(s.getValue()) + ")";
+            default -> n.getNodeType().toString().toLowerCase(Locale.ROOT);
+        };
+    }
+
+    private Location location(Node node) {
+        return node.getStartMark().map(m -> new Location(file, m.getLine() + 1, m.getColumn() + 1))
+                .orElse(new Location(file, 0, 0));
+    }
+
+    private DeclarationsException error(Node node, String message) {
+        return new DeclarationsException(location(node), message);
+    }
+
+    private static Set<String> orderedSet(String... values) {
+        return java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(List.of(values)));
+    }
+}

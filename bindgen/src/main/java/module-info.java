@@ -1,0 +1,11 @@
+/**
+ * Panamax bindgen: declarations files (YAML) parsed into a model mapped onto the core's C type
+ * model, and the MetaABI thunks generated from them.
+ */
+module dev.panamax.bindgen {
+    requires transitive dev.panamax.core;
+    requires org.snakeyaml.engine.v2;
+
+    exports dev.panamax.bindgen.decl;
+    exports dev.panamax.bindgen.thunk;
+}

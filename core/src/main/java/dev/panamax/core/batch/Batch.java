@@ -1,0 +1,203 @@
+package dev.panamax.core.batch;
+
+import dev.panamax.core.abi.BlockLayout;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Many native calls in one crossing. Calls are recorded (a thunk and its parameter block) into an
+ * off-heap command buffer; {@link #run()} executes all of them in a single downcall into
+ * libpanamax's batch runner, which stores each returned register in its entry.
+ *
+ * <p>Record once, replay many: after a run, write new arguments into the entries' blocks and run
+ * again; nothing is allocated. An entry marked with a {@link StatusRule} stops the run when its
+ * status says failure, and {@link #run()} throws {@link BatchFailedException}; earlier results stay
+ * readable.
+ *
+ * <pre>{@code
+ * try (Batch batch = Batch.create(BatchMode.STANDARD)) {
+ *     BatchEntry a = batch.add(add);  a.params().setInt(0, 1).setInt(1, 2);
+ *     BatchEntry b = batch.add(norm); b.params().set(0, point);
+ *     batch.run();
+ *     int sum = a.resultInt();
+ *     float n = b.params().returnFloat();
+ * }
+ * }</pre>
+ *
+ * A batch owns its native memory (a confined arena: use it from the thread that created it) and
+ * frees it on {@link #close()}.
+ */
+public final class Batch implements AutoCloseable {
+    private static final int ALIGN = 64;
+
+    private final BatchMode mode;
+    private final Arena arena = Arena.ofConfined();
+    private final List<BatchEntry> entries = new ArrayList<>();
+    private MemorySegment buffer;
+    /** Every entry's parameter block, back to back: one segment, so a loop writing arguments touches one object. */
+    private final ParamBlock.Storage area;
+    private long areaUsed;
+    private long[] blockOffsets;
+    private int ranInLastRun;
+    private boolean closed;
+
+    private Batch(BatchMode mode, int initialCapacity) {
+        this.mode = mode;
+        int capacity = Math.max(1, initialCapacity);
+        this.buffer = arena.allocate((long) capacity * BatchNative.ENTRY_SIZE, ALIGN);
+        this.area = new ParamBlock.Storage(arena.allocate((long) capacity * 16, ALIGN));
+        this.blockOffsets = new long[capacity];
+    }
+
+    /** An empty batch with room for 16 entries (it grows while recording). */
+    public static Batch create(BatchMode mode) {
+        return create(mode, 16);
+    }
+
+    /** An empty batch with room for {@code initialCapacity} entries before it grows. */
+    public static Batch create(BatchMode mode, int initialCapacity) {
+        if (mode == null) throw new IllegalArgumentException("batch mode is missing");
+        if (initialCapacity < 0) throw new IllegalArgumentException("negative capacity: initialCapacity=" + initialCapacity);
+        return new Batch(mode, initialCapacity);
+    }
+
+    /** How {@link #run()} crosses. */
+    public BatchMode mode() {
+        return mode;
+    }
+
+    /** Number of recorded entries. */
+    public int size() {
+        return entries.size();
+    }
+
+    /** Entry {@code index}. */
+    public BatchEntry entry(int index) {
+        return entries.get(index);
+    }
+
+    /**
+     * Records a call of {@code thunk} with a zeroed parameter block (write the arguments through
+     * {@link BatchEntry#params()}); its status rule, if any, is checked at every run.
+     *
+     * @throws IllegalArgumentException in a CRITICAL batch, when the function is not declared critical
+     */
+    public BatchEntry add(Thunk thunk) {
+        ensureOpen();
+        if (mode == BatchMode.CRITICAL && !thunk.critical()) throw BatchErrors.notCritical(thunk.name());
+        int index = entries.size();
+        long offset = (long) index * BatchNative.ENTRY_SIZE;
+        if (offset + BatchNative.ENTRY_SIZE > buffer.byteSize()) grow();
+        BlockLayout layout = thunk.plan().block();
+        long at = allocateBlock(layout);
+        if (index == blockOffsets.length) blockOffsets = java.util.Arrays.copyOf(blockOffsets, index * 2);
+        blockOffsets[index] = at;
+        ParamBlock block = new ParamBlock(thunk.plan(), area, at);
+        BatchEntry e = new BatchEntry(this, index, thunk, block);
+        buffer.set(ValueLayout.ADDRESS, offset + BatchNative.THUNK, thunk.address());
+        buffer.set(ValueLayout.JAVA_LONG, offset + BatchNative.BLOCK, blockAddress(index));
+        buffer.set(ValueLayout.JAVA_LONG, offset + BatchNative.RESULT, 0L);
+        entries.add(e);
+        e.writeFlags(thunk.status());
+        return e;
+    }
+
+    /**
+     * Runs every entry in one downcall, in order.
+     *
+     * @throws BatchFailedException when an entry's status check fails; entries before it ran
+     */
+    public void run() {
+        ensureOpen();
+        int n = entries.size();
+        if (n == 0) {
+            ranInLastRun = 0;
+            return;
+        }
+        long done;
+        try {
+            done = mode == BatchMode.CRITICAL
+                    ? (long) BatchNative.RUN_CRITICAL.invokeExact(buffer, (long) n)
+                    : (long) BatchNative.RUN_STANDARD.invokeExact(buffer, (long) n);
+        } catch (Throwable t) {
+            throw ThunkHandle.rethrow(t);
+        }
+        if (done == n) {
+            ranInLastRun = n;
+            return;
+        }
+        int failed = (int) done;
+        ranInLastRun = failed + 1;
+        BatchEntry e = entries.get(failed);
+        throw new BatchFailedException(failed, e.thunk().name(), e.status(), n);
+    }
+
+    /**
+     * The memory holding every entry's parameter block. With {@link ParamBlock#offsetOf}, a caller
+     * can write the arguments of many entries through this one segment (the fastest way to feed a
+     * batch fresh arguments). Valid until the next {@link #add}, which may move it.
+     */
+    public MemorySegment arguments() {
+        ensureOpen();
+        return area.segment.asSlice(0, areaUsed);
+    }
+
+    /** Frees the command buffer and every parameter block; the batch and its entries are unusable after. */
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        arena.close();
+    }
+
+    // -------------------------------------------------------------- package-private, for BatchEntry
+
+    MemorySegment buffer() {
+        ensureOpen();
+        return buffer;
+    }
+
+    int ranInLastRun() {
+        return ranInLastRun;
+    }
+
+    private void ensureOpen() {
+        if (closed) throw BatchErrors.closed();
+    }
+
+    /** Doubles the command buffer; the old one stays in the arena until close. */
+    private void grow() {
+        MemorySegment bigger = arena.allocate(Math.max(buffer.byteSize() * 2, BatchNative.ENTRY_SIZE * 16L), ALIGN);
+        MemorySegment.copy(buffer, 0, bigger, 0, buffer.byteSize());
+        buffer = bigger;
+    }
+
+    /** The block's offset in the argument area, grown (and every entry's block pointer moved) when full. */
+    private long allocateBlock(BlockLayout layout) {
+        int size = layout.size();
+        if (size == 0) return -1;
+        if (layout.align() > ALIGN) throw new IllegalArgumentException("parameter block alignment above " + ALIGN
+                + " is not supported in a batch: align=" + layout.align());
+        long at = (areaUsed + layout.align() - 1) & -layout.align();
+        if (at + size > area.segment.byteSize()) {
+            // recording outgrew the area: move it; blocks keep their offsets, entries get new pointers
+            MemorySegment bigger = arena.allocate(Math.max(area.segment.byteSize() * 2, at + size), ALIGN);
+            MemorySegment.copy(area.segment, 0, bigger, 0, areaUsed);
+            area.segment = bigger;
+            for (int i = 0; i < entries.size(); i++) {
+                buffer.set(ValueLayout.JAVA_LONG, (long) i * BatchNative.ENTRY_SIZE + BatchNative.BLOCK, blockAddress(i));
+            }
+        }
+        areaUsed = at + size;
+        return at;
+    }
+
+    private long blockAddress(int index) {
+        long at = blockOffsets[index];
+        return at < 0 ? 0 : area.segment.address() + at;
+    }
+}

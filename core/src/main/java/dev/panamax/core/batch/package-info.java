@@ -1,0 +1,2 @@
+/** MetaABI parameter blocks, the uniform thunk call and batched crossings. */
+package dev.panamax.core.batch;
