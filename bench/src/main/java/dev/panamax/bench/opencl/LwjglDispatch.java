@@ -46,8 +46,9 @@ public class LwjglDispatch {
     @Setup(Level.Trial)
     public void setup() {
         // the ICD loader's soname: LWJGL's default name, libOpenCL.so, exists only with the -dev package
+        // set before CL's class initializer, which loads the library
         Configuration.OPENCL_LIBRARY_NAME.set("libOpenCL.so.1");
-        CL.create();
+        CL.getICD();
         IntBuffer err = BufferUtils.createIntBuffer(1);
         IntBuffer count = BufferUtils.createIntBuffer(1);
         PointerBuffer platform = BufferUtils.createPointerBuffer(1);
