@@ -6,8 +6,8 @@ import picocli.CommandLine.Command;
 
 import java.util.concurrent.Callable;
 
-/** {@code panamax info}: the JDK, the native library in use, CPU features. */
-@Command(name = "info", description = "Print the JDK, the native library in use and the CPU features.")
+/** {@code panamax info}: the JDK, the native library in use, CPU features, OpenCL platforms and devices, OpenBLAS. */
+@Command(name = "info", description = "Print the JDK, the native library in use, the CPU features, the OpenCL platforms and devices, and OpenBLAS.")
 final class InfoCommand implements Callable<Integer> {
     @Override
     public Integer call() {
@@ -20,6 +20,8 @@ final class InfoCommand implements Callable<Integer> {
         CpuFeatures f = CoreLibrary.cpuFeatures();
         System.out.printf("cpu features %s%n", String.join(" ", f.names()));
         System.out.printf("fp16 path    %s%n", f.f16c() ? "F16C available" : "portable");
+        OpenClProbe.lines(OpenClProbe.probe(OpenClProbe.LOADER)).forEach(System.out::println);
+        System.out.println(OpenBlasProbe.line(OpenBlasProbe.LIBRARY));
         return 0;
     }
 }

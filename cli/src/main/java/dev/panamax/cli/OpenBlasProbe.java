@@ -1,0 +1,54 @@
+package dev.panamax.cli;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+/**
+ * The OpenBLAS line of {@code panamax info}: build configuration, the kernel core it chose for this
+ * CPU and its thread count, read with three hand-written FFM downcalls.
+ */
+final class OpenBlasProbe {
+    /** OpenBLAS's soname (Debian package libopenblas0-pthread). */
+    static final String LIBRARY = "libopenblas.so.0";
+
+    private OpenBlasProbe() {}
+
+    /** One line for {@code panamax info}; never throws for a missing library. */
+    static String line(String library) {
+        SymbolLookup blas;
+        try {
+            blas = SymbolLookup.libraryLookup(library, Arena.global());
+        } catch (IllegalArgumentException e) {
+            return "openblas     not available: cannot load " + library + " (apt-get install libopenblas0-pthread)";
+        }
+        try {
+            String config = cString(blas, library, "openblas_get_config");
+            String core = cString(blas, library, "openblas_get_corename");
+            int threads = (int) Linker.nativeLinker()
+                    .downcallHandle(find(blas, library, "openblas_get_num_threads"), FunctionDescriptor.of(JAVA_INT))
+                    .invokeExact();
+            return String.format("openblas     %s (core %s, %d threads)", config.strip(), core.strip(), threads);
+        } catch (IllegalStateException e) {
+            return "openblas     " + library + " loaded but unusable: " + e.getMessage();
+        } catch (Throwable t) {
+            throw new IllegalStateException("OpenBLAS probe failed: library=" + library, t);
+        }
+    }
+
+    private static String cString(SymbolLookup blas, String library, String function) throws Throwable {
+        MemorySegment s = (MemorySegment) Linker.nativeLinker()
+                .downcallHandle(find(blas, library, function), FunctionDescriptor.of(ADDRESS))
+                .invokeExact();
+        return s.equals(MemorySegment.NULL) ? "?" : s.reinterpret(4096).getString(0);
+    }
+
+    private static MemorySegment find(SymbolLookup lookup, String library, String name) {
+        return lookup.find(name).orElseThrow(() -> new IllegalStateException("symbol " + name + " missing from " + library));
+    }
+}
