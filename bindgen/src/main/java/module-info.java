@@ -8,4 +8,5 @@ module dev.panamax.bindgen {
 
     exports dev.panamax.bindgen.decl;
     exports dev.panamax.bindgen.thunk;
+    exports dev.panamax.bindgen.gen;
 }

@@ -31,7 +31,7 @@ class DeclarationsParserTest {
     @Test
     void contractExampleParsesOnceItsTwoUndeclaredNamesAreDeclared() throws IOException {
         String text = resource("contract_example.yaml")
-                .replace("types:", "types:\n  cl_context: {handle: opaque}")
+                .replace("types:", "types:\n  cl_context: {handle: opaque, ownership: borrowed}")
                 .replace("errors:", "errors:\n  cl_status: {type: i32, success: [0]}");
         Declarations d = DeclarationsParser.parse(text, "zlib.yaml");
         assertEquals(1, d.format());

@@ -26,10 +26,10 @@ final class DeclarationsSanity {
     static final Set<String> TOP_KEYS = Set.of("format", "library", "sonames", "package", "class", "types", "constants", "errors", "functions");
     static final Set<String> FUNCTION_KEYS = Set.of("name", "returns", "params", "tier", "batchable", "blocking");
     static final Set<String> RETURN_KEYS = Set.of("type", "status", "ownership");
-    static final Set<String> PARAM_KEYS = Set.of("name", "type", "dir", "length", "nullable", "errcode");
+    static final Set<String> PARAM_KEYS = Set.of("name", "type", "dir", "length", "nullable", "errcode", "ownership");
     static final Set<String> ERROR_KEYS = Set.of("type", "success", "names");
-    static final Set<String> HANDLE_KEYS = Set.of("handle", "retain", "release");
-    static final Set<String> CALLBACK_KEYS = Set.of("returns", "params");
+    static final Set<String> HANDLE_KEYS = Set.of("handle", "retain", "release", "ownership");
+    static final Set<String> CALLBACK_KEYS = Set.of("returns", "params", "user_data", "calls");
     static final Set<String> PRIMITIVES = Set.of("void", "bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64",
             "f32", "f64", "f80", "size_t", "ptr", "string", "char");
     static final Set<String> TIERS = Set.of("standard", "critical", "critical_heap");

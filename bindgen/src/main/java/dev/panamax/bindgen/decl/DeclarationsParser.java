@@ -43,10 +43,10 @@ public final class DeclarationsParser {
             "constants", "errors", "functions");
     static final Set<String> FUNCTION_KEYS = orderedSet("name", "returns", "params", "tier", "batchable", "blocking");
     static final Set<String> RETURN_KEYS = orderedSet("type", "status", "ownership");
-    static final Set<String> PARAM_KEYS = orderedSet("name", "type", "dir", "length", "nullable", "errcode");
+    static final Set<String> PARAM_KEYS = orderedSet("name", "type", "dir", "length", "nullable", "errcode", "ownership");
     static final Set<String> ERROR_KEYS = orderedSet("type", "success", "names");
-    static final Set<String> HANDLE_KEYS = orderedSet("handle", "retain", "release");
-    static final Set<String> CALLBACK_KEYS = orderedSet("returns", "params");
+    static final Set<String> HANDLE_KEYS = orderedSet("handle", "retain", "release", "ownership");
+    static final Set<String> CALLBACK_KEYS = orderedSet("returns", "params", "user_data", "calls");
 
     private static final Pattern IDENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final Pattern JAVA_PACKAGE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*");
@@ -139,6 +139,7 @@ public final class DeclarationsParser {
             }
         }
         for (Function f : functions) resolver.functionType(f.returns().type(), f.params(), f.returns().location());
+        new DeclarationsValidator(types, functions).validate();
         return new Declarations(file, (int) format, library, sonames, javaPackage, className, types, constants, errors,
                 functions);
     }
@@ -210,7 +211,13 @@ public final class DeclarationsParser {
             if (!kind.equals("opaque")) throw error(keys.get("handle"), "handle kind '" + kind + "'; expected opaque");
             String retain = keys.containsKey("retain") ? identifier(keys.get("retain"), "retain") : null;
             String release = keys.containsKey("release") ? identifier(keys.get("release"), "release") : null;
-            return new TypeDecl.Handle(name, kind, retain, release, at);
+            Returns.Ownership ownership = keys.containsKey("ownership")
+                    ? choice(keys.get("ownership"), "ownership", Returns.Ownership.class) : Returns.Ownership.OWNED;
+            if (release == null && ownership == Returns.Ownership.OWNED) {
+                throw error(keys.get("handle"), "handle " + name + " has no release; expected release: FUNCTION (the"
+                        + " function that frees it), or ownership: borrowed for objects the library never frees");
+            }
+            return new TypeDecl.Handle(name, kind, retain, release, ownership, at);
         }
         if (keys.containsKey("callback")) {
             keys(m, orderedSet("callback"), "callback " + name);
@@ -218,7 +225,20 @@ public final class DeclarationsParser {
             Map<String, Node> ck = keys(cb, CALLBACK_KEYS, "callback " + name);
             TypeRef returns = ck.containsKey("returns") ? typeRef(ck.get("returns")) : new TypeRef.Void();
             List<Param> params = ck.containsKey("params") ? params(ck.get("params"), "callback " + name, Map.of()) : List.of();
-            return new TypeDecl.Callback(name, returns, params, at);
+            String userData = null;
+            if (ck.containsKey("user_data")) {
+                userData = identifier(ck.get("user_data"), "user_data");
+                String wanted = userData;
+                if (params.stream().noneMatch(p -> p.name().equals(wanted))) {
+                    throw error(ck.get("user_data"), "user_data '" + userData + "' names no parameter of callback " + name
+                            + "; expected one of " + params.stream().map(Param::name).toList());
+                }
+            } else if (params.stream().anyMatch(p -> p.name().equals("user_data"))) {
+                userData = "user_data";
+            }
+            TypeDecl.Callback.Calls calls = ck.containsKey("calls")
+                    ? choice(ck.get("calls"), "calls", TypeDecl.Callback.Calls.class) : TypeDecl.Callback.Calls.MANY;
+            return new TypeDecl.Callback(name, returns, params, userData, calls, at);
         }
         throw error(node, "type " + name + " has none of the keys struct, union, handle, callback; found "
                 + keys.keySet() + "; expected exactly one of them");
@@ -402,7 +422,9 @@ public final class DeclarationsParser {
                     errcode = identifier(keys.get("errcode"), "errcode");
                     if (!errors.containsKey(errcode)) throw unknownError(keys.get("errcode"), errcode, errors);
                 }
-                param = new Param(name, type, dir, length, nullable, errcode, location(keys.get("type")));
+                Returns.Ownership ownership = keys.containsKey("ownership")
+                        ? choice(keys.get("ownership"), "ownership", Returns.Ownership.class) : null;
+                param = new Param(name, type, dir, length, nullable, errcode, ownership, location(keys.get("type")));
             } else {
                 throw error(p, "parameter of " + where + " is a " + describe(p) + "; expected [type, name] or {name: .., type: ..}");
             }

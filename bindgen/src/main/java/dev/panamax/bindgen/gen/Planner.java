@@ -1,0 +1,536 @@
+package dev.panamax.bindgen.gen;
+
+import dev.panamax.bindgen.decl.Constant;
+import dev.panamax.bindgen.decl.Declarations;
+import dev.panamax.bindgen.decl.DeclarationsException;
+import dev.panamax.bindgen.decl.ErrorConvention;
+import dev.panamax.bindgen.decl.Function;
+import dev.panamax.bindgen.decl.Location;
+import dev.panamax.bindgen.decl.Param;
+import dev.panamax.bindgen.decl.Returns;
+import dev.panamax.bindgen.decl.TypeDecl;
+import dev.panamax.bindgen.decl.TypeRef;
+import dev.panamax.bindgen.decl.TypeRefs;
+import dev.panamax.bindgen.gen.BindingPlan.CallbackParam;
+import dev.panamax.bindgen.gen.BindingPlan.CallbackPlan;
+import dev.panamax.bindgen.gen.BindingPlan.ConstantPlan;
+import dev.panamax.bindgen.gen.BindingPlan.ConventionPlan;
+import dev.panamax.bindgen.gen.BindingPlan.FieldKind;
+import dev.panamax.bindgen.gen.BindingPlan.FieldPlan;
+import dev.panamax.bindgen.gen.BindingPlan.HandlePlan;
+import dev.panamax.bindgen.gen.BindingPlan.RawFunction;
+import dev.panamax.bindgen.gen.BindingPlan.RawParam;
+import dev.panamax.bindgen.gen.BindingPlan.Skip;
+import dev.panamax.bindgen.gen.BindingPlan.StructPlan;
+import dev.panamax.bindgen.gen.BindingPlan.ThunkPlan;
+import dev.panamax.bindgen.gen.TypedFunction.Mapping;
+import dev.panamax.bindgen.gen.TypedFunction.Out;
+import dev.panamax.bindgen.gen.TypedFunction.Result;
+import dev.panamax.bindgen.gen.TypedFunction.TypedParam;
+import dev.panamax.core.abi.CFunction;
+import dev.panamax.core.abi.CType;
+import dev.panamax.core.abi.FfmLayouts;
+import dev.panamax.core.abi.ScalarKind;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The plan step: a validated {@link Declarations} in, a {@link BindingPlan} out, no text written.
+ * Decides every generated name (and refuses files whose names would clash in Java), the raw
+ * carriers and layouts of each function, how each parameter of the typed layer is fed, and what is
+ * skipped. Problems are {@link DeclarationsException}s at the place in the file that causes them.
+ */
+public final class Planner {
+    /** Members of a struct class a field accessor must not take. */
+    private static final Set<String> STRUCT_MEMBERS = Set.of("LAYOUT", "SIZE", "segment", "allocate", "wrap", "toString",
+            "hashCode", "equals", "getClass", "notify", "notifyAll", "wait", "clone", "finalize");
+
+    private final Declarations d;
+    private final Map<String, TypeDecl> types;
+    private final Map<String, String> classOf = new LinkedHashMap<>();          // declared type name -> Java class
+    private final Map<String, CallbackPlan> callbacks = new LinkedHashMap<>();
+    private final List<Skip> skipped = new ArrayList<>();
+    private BindingPlan.Names names;
+
+    private Planner(Declarations d) {
+        this.d = d;
+        this.types = d.types();
+    }
+
+    /** Plans the bindings of {@code d}. */
+    public static BindingPlan plan(Declarations d) {
+        return new Planner(d).plan();
+    }
+
+    private BindingPlan plan() {
+        names = names();
+        List<ConstantPlan> constants = constants();
+        List<StructPlan> structs = new ArrayList<>();
+        List<HandlePlan> handles = new ArrayList<>();
+        for (TypeDecl t : types.values()) {
+            switch (t) {
+                case TypeDecl.Struct s -> structs.add(struct(s.name()));
+                case TypeDecl.Union u -> structs.add(struct(u.name()));
+                case TypeDecl.Handle h -> handles.add(handle(h));
+                case TypeDecl.Callback c -> callback(c);
+                case TypeDecl.Alias a -> { }
+            }
+        }
+        List<ConventionPlan> conventions = new ArrayList<>();
+        for (ErrorConvention e : d.errors().values()) {
+            ScalarKind k = ((CType.Scalar) d.resolve(e.type())).kind();
+            conventions.add(new ConventionPlan(e.name(), k, e.success(), e.names()));
+        }
+        List<RawFunction> raw = new ArrayList<>();
+        List<TypedFunction> typed = new ArrayList<>();
+        List<ThunkPlan> thunks = new ArrayList<>();
+        for (Function f : d.functions()) {
+            if (!JavaNames.usableAsIs(f.name())) {
+                skipped.add(new Skip(f.name(), "raw, typed, thunk", "'" + f.name() + "' is a Java keyword: no Java"
+                        + " method can be named as the C symbol"));
+                continue;
+            }
+            CFunction cf = d.cFunction(f);
+            if (f.batchable()) thunks.add(thunk(f, cf));
+            String notPassable = notPassable(cf);
+            if (notPassable != null) {
+                skipped.add(new Skip(f.name(), "raw, typed", notPassable
+                        + (f.batchable() ? " (its thunk is generated: call it in a Batch)" : "")));
+                continue;
+            }
+            raw.add(rawFunction(f, cf));
+            typed.addAll(typedFunctions(f, cf));
+        }
+        String unit = d.library().replaceAll("[^A-Za-z0-9_]", "_");
+        List<String> libraryNames = d.sonames().isEmpty() ? List.of(d.library()) : d.sonames();
+        return new BindingPlan(Path.of(d.file()).getFileName().toString(), d.library(), names, libraryNames, unit,
+                constants, structs, handles, List.copyOf(callbacks.values()), conventions, raw, typed, thunks, skipped);
+    }
+
+    // ------------------------------------------------------------------ names
+
+    private BindingPlan.Names names() {
+        Location top = new Location(d.file(), 1, 1);
+        if (d.javaPackage() == null) {
+            throw new DeclarationsException(top, "no package; expected package: org.example." + d.library().toLowerCase(Locale.ROOT)
+                    .replaceAll("[^a-z0-9_]", "") + " (the Java package of the generated code)");
+        }
+        for (String part : d.javaPackage().split("\\.")) {
+            if (!JavaNames.usableAsIs(part)) {
+                throw new DeclarationsException(top, "package " + d.javaPackage() + " has the Java keyword '" + part
+                        + "' in it; expected a usable Java package name");
+            }
+        }
+        if (d.javaPackage().equals("java") || d.javaPackage().startsWith("java.")) {
+            throw new DeclarationsException(top, "package " + d.javaPackage() + " is in java.*; expected a package of your own");
+        }
+        cKeywords();
+        String raw = d.className();
+        if (!JavaNames.usableAsIs(raw) || JavaNames.RESERVED_CLASS_NAMES.contains(raw)) {
+            throw new DeclarationsException(top, "class '" + raw + "' cannot name the raw class (a Java keyword, or a name"
+                    + " the generated code uses); expected another class name");
+        }
+        BindingPlan.Names n = new BindingPlan.Names(d.javaPackage(), raw, raw + "Api", raw + "Exception", raw + "Thunks",
+                raw + "Support");
+        Map<String, String> taken = new HashMap<>();
+        for (String c : List.of(n.raw(), n.typed(), n.exception(), n.thunks(), n.support())) taken.put(c, "the generated class " + c);
+        for (TypeDecl t : types.values()) {
+            if (t instanceof TypeDecl.Alias) continue;
+            String c = JavaNames.className(t.name());
+            if (JavaNames.RESERVED_CLASS_NAMES.contains(c) || JavaNames.KEYWORDS.contains(c)) {
+                throw new DeclarationsException(t.location(), "type " + t.name() + " would be the Java class " + c
+                        + ", a name the generated code needs for something else; expected another type name");
+            }
+            String before = taken.putIfAbsent(c, "type " + t.name());
+            if (before != null) {
+                throw new DeclarationsException(t.location(), "type " + t.name() + " would be the Java class " + c
+                        + ", already the class of " + before + "; expected names that differ as Java classes");
+            }
+            classOf.put(t.name(), c);
+        }
+        for (Function f : d.functions()) {
+            String record = JavaNames.capitalized(f.name()) + "Result";
+            String before = taken.get(record);
+            if (before != null) {
+                throw new DeclarationsException(f.location(), "function " + f.name() + " may return the record " + record
+                        + ", already the class of " + before + "; expected names that differ as Java classes");
+            }
+        }
+        return n;
+    }
+
+    /** Names that are C keywords cannot come from a real C library, and would break the C glue. */
+    private void cKeywords() {
+        for (TypeDecl t : types.values()) {
+            checkC(t.name(), "type", t.location());
+            List<dev.panamax.bindgen.decl.Field> fields = switch (t) {
+                case TypeDecl.Struct s -> s.fields();
+                case TypeDecl.Union u -> u.fields();
+                default -> List.of();
+            };
+            for (var f : fields) checkC(f.name(), "field", f.location());
+            if (t instanceof TypeDecl.Callback c) for (Param p : c.params()) checkC(p.name(), "parameter", p.location());
+        }
+        for (Function f : d.functions()) {
+            checkC(f.name(), "function", f.location());
+            for (Param p : f.params()) checkC(p.name(), "parameter", p.location());
+        }
+    }
+
+    private static void checkC(String name, String what, Location at) {
+        if (JavaNames.C_KEYWORDS.contains(name)) {
+            throw new DeclarationsException(at, what + " name '" + name + "' is a C keyword; expected the name the C"
+                    + " library uses (a C keyword cannot be one)");
+        }
+    }
+
+    private List<ConstantPlan> constants() {
+        List<ConstantPlan> out = new ArrayList<>();
+        for (Constant c : d.constants().values()) {
+            if (!JavaNames.usableAsIs(c.name())) {
+                throw new DeclarationsException(c.location(), "constant '" + c.name() + "' is a Java keyword; expected a"
+                        + " name usable as a Java field");
+            }
+            if (c.value() instanceof Long v) {
+                if (v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE) out.add(new ConstantPlan(c.name(), "int", Long.toString(v)));
+                else out.add(new ConstantPlan(c.name(), "long", v == Long.MIN_VALUE ? "Long.MIN_VALUE" : v + "L"));
+            } else {
+                double v = c.value().doubleValue();
+                String literal = Double.isNaN(v) ? "Double.NaN"
+                        : v == Double.POSITIVE_INFINITY ? "Double.POSITIVE_INFINITY"
+                        : v == Double.NEGATIVE_INFINITY ? "Double.NEGATIVE_INFINITY"
+                        : Double.toString(v);
+                out.add(new ConstantPlan(c.name(), "double", literal));
+            }
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ types
+
+    private StructPlan struct(String name) {
+        CType.Aggregate a = (CType.Aggregate) d.resolveType(name);
+        List<FieldPlan> fields = new ArrayList<>();
+        Set<String> used = new java.util.HashSet<>();
+        for (int i = 0; i < a.fields().size(); i++) {
+            CType.Field f = a.fields().get(i);
+            String accessor = JavaNames.member(f.name());
+            if (STRUCT_MEMBERS.contains(accessor)) accessor = accessor + "_";
+            while (!used.add(accessor)) accessor = accessor + "_";
+            fields.add(new FieldPlan(f.name(), accessor, a.offsetOf(i), fieldKind(f.type())));
+        }
+        return new StructPlan(name, classOf.get(name), a instanceof CType.Union, a.size(), a.align(), aggregateLayout(a), fields);
+    }
+
+    private FieldKind fieldKind(CType t) {
+        return switch (t) {
+            case CType.Scalar s when s.kind() == ScalarKind.F80 -> new FieldKind.Opaque(s.size());
+            case CType.Scalar s -> new FieldKind.Scalar(s.kind());
+            case CType.Pointer p -> new FieldKind.Address();
+            case CType.FunctionPointer p -> new FieldKind.Address();
+            case CType.Aggregate a -> new FieldKind.Nested(classOf.get(a.name()), a.size());
+            case CType.Array arr -> new FieldKind.Array(
+                    arr.element() instanceof CType.Scalar s && s.kind() != ScalarKind.F80 ? s.kind() : null,
+                    arr.length(), arr.size());
+            case CType.Void v -> throw new IllegalStateException("void field");
+        };
+    }
+
+    /** The FFM layout of an aggregate as Java source, mirroring {@link FfmLayouts} (long double as 16 aligned bytes). */
+    private String aggregateLayout(CType.Aggregate a) {
+        List<String> members = new ArrayList<>();
+        if (a instanceof CType.Struct s) {
+            long offset = 0;
+            for (int i = 0; i < s.fields().size(); i++) {
+                CType.Field f = s.fields().get(i);
+                long at = s.offsetOf(i);
+                if (at > offset) members.add("MemoryLayout.paddingLayout(" + (at - offset) + ")");
+                members.add(layout(f.type()) + ".withName(" + JavaNames.literal(f.name()) + ")");
+                offset = at + f.type().size();
+            }
+            if (s.size() > offset) members.add("MemoryLayout.paddingLayout(" + (s.size() - offset) + ")");
+        } else {
+            long largest = 0;
+            for (CType.Field f : a.fields()) {
+                members.add(layout(f.type()) + ".withName(" + JavaNames.literal(f.name()) + ")");
+                largest = Math.max(largest, f.type().size());
+            }
+            if (a.size() > largest) members.add("MemoryLayout.paddingLayout(" + a.size() + ")");
+        }
+        String kind = a instanceof CType.Struct ? "structLayout" : "unionLayout";
+        String layout = "MemoryLayout." + kind + "(\n            " + String.join(",\n            ", members) + ")";
+        layout += ".withName(" + JavaNames.literal(a.name()) + ")";
+        if (a.alignAs() > a.naturalAlign()) layout += ".withByteAlignment(" + a.alignAs() + ")";
+        return layout;
+    }
+
+    /** The layout of a C type as Java source: value layouts, struct classes' LAYOUT, sequences. */
+    private String layout(CType t) {
+        return switch (t) {
+            case CType.Scalar s when s.kind() == ScalarKind.F80 -> "MemoryLayout.sequenceLayout(16, ValueLayout.JAVA_BYTE).withByteAlignment(16)";
+            case CType.Scalar s -> Carriers.valueLayout(s.kind());
+            case CType.Pointer p -> "ValueLayout.ADDRESS";
+            case CType.FunctionPointer p -> "ValueLayout.ADDRESS";
+            case CType.Aggregate a -> classOf.get(a.name()) + ".LAYOUT";
+            case CType.Array arr -> "MemoryLayout.sequenceLayout(" + arr.length() + ", " + layout(arr.element()) + ")";
+            case CType.Void v -> throw new IllegalStateException("void has no layout");
+        };
+    }
+
+    private HandlePlan handle(TypeDecl.Handle h) {
+        Function retain = h.retain() == null ? null : d.function(h.retain()).orElse(null);
+        Function release = h.release() == null ? null : d.function(h.release()).orElse(null);
+        boolean retainDeclared = retain != null && JavaNames.usableAsIs(retain.name());
+        boolean releaseDeclared = release != null && JavaNames.usableAsIs(release.name());
+        return new HandlePlan(h.name(), classOf.get(h.name()), h.retain(), retainDeclared,
+                retainDeclared ? retain.returns().status() : null, h.release(), releaseDeclared,
+                releaseDeclared ? release.returns().status() : null, h.release() != null,
+                h.ownership() == Returns.Ownership.OWNED);
+    }
+
+    private void callback(TypeDecl.Callback c) {
+        CType.FunctionPointer fp = (CType.FunctionPointer) d.resolveType(c.name());
+        try {
+            FfmLayouts.descriptorOf(fp.signature());
+        } catch (UnsupportedOperationException e) {
+            skipped.add(new Skip(c.name(), "callback", e.getMessage() + "; parameters of this type are plain function"
+                    + " pointers (MemorySegment)"));
+            return;
+        }
+        List<CallbackParam> params = new ArrayList<>();
+        int userDataIndex = -1;
+        String userDataCarrier = null;
+        for (int i = 0; i < c.params().size(); i++) {
+            Param p = c.params().get(i);
+            CType t = fp.signature().params().get(i).type();
+            TypeRef r = TypeRefs.unalias(types, p.type());
+            TypeDecl.Handle h = TypeRefs.handle(types, r);
+            String carrier = Carriers.carrier(t);
+            params.add(new CallbackParam(p.name(), JavaNames.member(p.name()), carrier, layout(t),
+                    h == null ? null : classOf.get(h.name()), r instanceof TypeRef.CString));
+            if (p.name().equals(c.userData())) {
+                userDataIndex = i;
+                userDataCarrier = carrier;
+            }
+        }
+        CType ret = fp.signature().returns();
+        callbacks.put(c.name(), new CallbackPlan(c.name(), classOf.get(c.name()), Carriers.carrier(ret),
+                ret instanceof CType.Void ? null : layout(ret), params, userDataIndex, userDataCarrier, c.calls()));
+    }
+
+    // ------------------------------------------------------------------ functions
+
+    private static String notPassable(CFunction cf) {
+        try {
+            FfmLayouts.descriptorOf(cf.type());
+            return null;
+        } catch (UnsupportedOperationException e) {
+            return e.getMessage();
+        }
+    }
+
+    private RawFunction rawFunction(Function f, CFunction cf) {
+        List<RawParam> params = new ArrayList<>();
+        for (int i = 0; i < f.params().size(); i++) {
+            Param p = f.params().get(i);
+            CType t = cf.type().params().get(i).type();
+            params.add(new RawParam(p.name(), JavaNames.member(p.name()), Carriers.carrier(t), layout(t)));
+        }
+        CType ret = cf.type().returns();
+        StringBuilder sig = new StringBuilder(f.returns().type().spelling()).append(' ').append(f.name()).append('(');
+        for (int i = 0; i < f.params().size(); i++) {
+            if (i > 0) sig.append(", ");
+            sig.append(f.params().get(i).type().spelling()).append(' ').append(f.params().get(i).name());
+        }
+        sig.append(')');
+        return new RawFunction(f, Carriers.carrier(ret), ret instanceof CType.Void ? null : layout(ret),
+                ret instanceof CType.Aggregate, params, f.tier().name(), sig.toString());
+    }
+
+    private ThunkPlan thunk(Function f, CFunction cf) {
+        String rule = null;
+        if (f.returns().status() != null) {
+            List<Long> success = d.errors().get(f.returns().status()).success().stream().sorted().distinct().toList();
+            long lo = success.getFirst();
+            long hi = success.getLast();
+            if (success.size() == 1) rule = "StatusRule.successIs(" + lo + "L)";
+            else if (hi - lo == success.size() - 1) rule = "StatusRule.successBetween(" + lo + "L, " + hi + "L)";
+            else skipped.add(new Skip(f.name(), "thunk status", "success codes " + success + " are not one range:"
+                    + " batches do not check this function's status"));
+        }
+        return new ThunkPlan(f.name(), cf, f.isCritical(), rule);
+    }
+
+    private List<TypedFunction> typedFunctions(Function f, CFunction cf) {
+        List<Param> ps = f.params();
+        List<TypeRef> resolved = ps.stream().map(p -> TypeRefs.unalias(types, p.type())).toList();
+        Mapping[] base = new Mapping[ps.size()];
+
+        // callbacks with a registry take their user data from the parameter of the same name
+        for (int i = 0; i < ps.size(); i++) {
+            if (!(TypeRefs.declOf(types, resolved.get(i)) instanceof TypeDecl.Callback c)) continue;
+            CallbackPlan plan = callbacks.get(c.name());
+            if (plan == null || !plan.usesRegistry()) continue;
+            String udName = c.userData();
+            for (int j = 0; j < ps.size(); j++) {
+                if (j == i || base[j] != null || !ps.get(j).name().equals(udName)) continue;
+                TypeRef ut = resolved.get(j);
+                String carrier = ut instanceof TypeRef.AnyPointer || ut instanceof TypeRef.PointerTo ? "MemorySegment"
+                        : ut instanceof TypeRef.Primitive p && TypeRefs.isInteger(p.kind()) && p.kind().size() == 8 ? "long"
+                        : ut instanceof TypeRef.Primitive p && TypeRefs.isInteger(p.kind()) && p.kind().size() == 4 ? "int"
+                        : null;
+                if (carrier == null) continue;
+                base[i] = new Mapping.CallbackValue(plan.className(), JavaNames.member(ps.get(j).name()), ps.get(i).nullable(),
+                        plan.calls() == TypeDecl.Callback.Calls.ONCE);
+                base[j] = new Mapping.UserData(ps.get(i).name(), carrier);
+                break;
+            }
+        }
+
+        // every other parameter, by its type
+        for (int i = 0; i < ps.size(); i++) {
+            if (base[i] != null) continue;
+            base[i] = mapping(f, ps.get(i), resolved.get(i));
+        }
+
+        // the result: a checked status is consumed; out-parameters are returned when nothing else is
+        Result result;
+        String status = f.returns().status() == null ? null : "check_" + f.returns().status();
+        TypeRef ret = TypeRefs.unalias(types, f.returns().type());
+        if (status != null || ret instanceof TypeRef.Void) {
+            result = new Result.Void();
+        } else {
+            result = switch (ret) {
+                case TypeRef.Primitive p -> new Result.Scalar(p.kind());
+                case TypeRef.CString s -> new Result.CString();
+                case TypeRef.Named n when types.get(n.name()) instanceof TypeDecl.Handle h ->
+                        new Result.Handle(classOf.get(h.name()), owned(f.returns().ownership(), h));
+                case TypeRef.Named n when types.get(n.name()) instanceof TypeDecl.Struct
+                        || types.get(n.name()) instanceof TypeDecl.Union -> new Result.Struct(classOf.get(n.name()));
+                default -> new Result.Address();
+            };
+        }
+        List<String> outs = new ArrayList<>();
+        List<Out> outTypes = new ArrayList<>();
+        for (int i = 0; i < ps.size(); i++) {
+            if (!(base[i] instanceof Mapping.ReturnedOut r)) continue;
+            if (result instanceof Result.Void) {
+                outs.add(JavaNames.member(ps.get(i).name()));
+                outTypes.add(r.out());
+            } else {
+                base[i] = switch (r.out()) {
+                    case Out.Scalar s -> new Mapping.ScalarArray(s.kind(), Param.Direction.OUT, false, true);
+                    case Out.Handle h -> new Mapping.HandleArray(h.handleClass(), Param.Direction.OUT, false, h.owned(), true);
+                    case Out.Struct s -> new Mapping.StructPointer(s.structClass(), false);
+                    case Out.Address a -> new Mapping.Segment(false);
+                };
+            }
+        }
+        String record = null;
+        if (outTypes.size() == 1) {
+            result = new Result.Outs(outTypes.getFirst().javaType());
+        } else if (outTypes.size() > 1) {
+            record = JavaNames.capitalized(f.name()) + "Result";
+            result = new Result.Outs(record);
+        }
+
+        boolean hasScalarArrays = false;
+        for (Mapping m : base) hasScalarArrays |= m instanceof Mapping.ScalarArray;
+        List<TypedFunction.Variant> variants = hasScalarArrays
+                ? List.of(TypedFunction.Variant.ARRAYS, TypedFunction.Variant.SEGMENTS) : List.of(TypedFunction.Variant.ONLY);
+        List<TypedFunction> out = new ArrayList<>();
+        for (TypedFunction.Variant v : variants) {
+            Mapping[] m = base.clone();
+            if (v == TypedFunction.Variant.SEGMENTS) {
+                for (int i = 0; i < m.length; i++) {
+                    if (m[i] instanceof Mapping.ScalarArray a) m[i] = new Mapping.Segment(a.nullable());
+                }
+            }
+            deriveLengths(ps, m);
+            List<TypedParam> tps = new ArrayList<>();
+            for (int i = 0; i < ps.size(); i++) tps.add(new TypedParam(ps.get(i), JavaNames.member(ps.get(i).name()), m[i]));
+            out.add(new TypedFunction(f.name(), v, f.tier().name(), tps, result, status, outs, record));
+        }
+        return out;
+    }
+
+    /** A length parameter whose every user is a Java array is taken from the arrays. */
+    private static void deriveLengths(List<Param> ps, Mapping[] m) {
+        for (int l = 0; l < ps.size(); l++) {
+            if (!(m[l] instanceof Mapping.Value v) || !TypeRefs.isInteger(v.kind())) continue;
+            String name = ps.get(l).name();
+            List<String> sources = new ArrayList<>();
+            boolean allArrays = true;
+            for (int i = 0; i < ps.size(); i++) {
+                if (!name.equals(ps.get(i).length())) continue;
+                boolean array = m[i] instanceof Mapping.ScalarArray || m[i] instanceof Mapping.HandleArray
+                        || m[i] instanceof Mapping.StringArray;
+                allArrays &= array;
+                sources.add(JavaNames.member(ps.get(i).name()));
+            }
+            if (!sources.isEmpty() && allArrays) m[l] = new Mapping.DerivedLength(v.kind(), sources);
+        }
+    }
+
+    private Mapping mapping(Function f, Param p, TypeRef t) {
+        if (p.errcode() != null) {
+            ScalarKind k = ((TypeRef.Primitive) TypeRefs.unalias(types, ((TypeRef.PointerTo) t).target())).kind();
+            return new Mapping.Errcode("check_" + p.errcode(), k);
+        }
+        boolean returnable = p.direction() == Param.Direction.OUT && p.length() == null && !p.nullable();
+        return switch (t) {
+            case TypeRef.Primitive prim -> new Mapping.Value(prim.kind());
+            case TypeRef.AnyPointer a -> new Mapping.Segment(p.nullable());
+            case TypeRef.CString s -> p.direction() == Param.Direction.IN ? new Mapping.StringIn(p.nullable())
+                    : new Mapping.ScalarArray(ScalarKind.U8, p.direction(), p.nullable(), p.length() == null);
+            case TypeRef.Named n -> switch (types.get(n.name())) {
+                case TypeDecl.Handle h -> new Mapping.HandleValue(classOf.get(h.name()), p.nullable());
+                case TypeDecl.Struct s -> new Mapping.StructValue(classOf.get(s.name()));
+                case TypeDecl.Union u -> new Mapping.StructValue(classOf.get(u.name()));
+                default -> new Mapping.Segment(p.nullable());   // a callback without a registry: a function pointer
+            };
+            case TypeRef.PointerTo ptr -> pointer(p, TypeRefs.unalias(types, ptr.target()), returnable);
+            default -> new Mapping.Segment(p.nullable());
+        };
+    }
+
+    private Mapping pointer(Param p, TypeRef target, boolean returnable) {
+        switch (target) {
+            case TypeRef.Primitive prim when Carriers.hasArray(prim.kind()) -> {
+                if (returnable) return new Mapping.ReturnedOut(new Out.Scalar(prim.kind()));
+                return new Mapping.ScalarArray(prim.kind(), p.direction(), p.nullable(), p.length() == null);
+            }
+            case TypeRef.Named n when types.get(n.name()) instanceof TypeDecl.Handle h -> {
+                boolean owned = owned(p.ownership(), h);
+                if (returnable) return new Mapping.ReturnedOut(new Out.Handle(classOf.get(h.name()), owned));
+                if (p.direction() == Param.Direction.INOUT) return new Mapping.Segment(p.nullable());
+                return new Mapping.HandleArray(classOf.get(h.name()), p.direction(), p.nullable(), owned, p.length() == null);
+            }
+            case TypeRef.Named n when types.get(n.name()) instanceof TypeDecl.Struct
+                    || types.get(n.name()) instanceof TypeDecl.Union -> {
+                if (returnable) return new Mapping.ReturnedOut(new Out.Struct(classOf.get(n.name())));
+                if (p.length() != null) return new Mapping.Segment(p.nullable());
+                return new Mapping.StructPointer(classOf.get(n.name()), p.nullable());
+            }
+            case TypeRef.CString s when p.direction() == Param.Direction.IN -> {
+                return new Mapping.StringArray(p.nullable());
+            }
+            default -> {
+                if (returnable) return new Mapping.ReturnedOut(new Out.Address());
+                return new Mapping.Segment(p.nullable());
+            }
+        }
+    }
+
+    private static boolean owned(Returns.Ownership declared, TypeDecl.Handle h) {
+        Returns.Ownership o = declared != null ? declared : h.ownership();
+        return o == Returns.Ownership.OWNED && h.release() != null;
+    }
+}

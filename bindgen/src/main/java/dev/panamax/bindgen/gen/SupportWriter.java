@@ -1,0 +1,119 @@
+package dev.panamax.bindgen.gen;
+
+import java.util.List;
+
+/**
+ * Package-private helpers of one binding's typed layer: addresses of handles, strings, staging of
+ * Java arrays into scratch memory and back, length checks. Generated with the binding (not a
+ * library of bindgen's) so the generated code needs nothing at run time but panamax-core.
+ */
+final class SupportWriter {
+    private static final List<String[]> ARRAYS = List.of(
+            new String[]{"byte", "JAVA_BYTE"}, new String[]{"short", "JAVA_SHORT"}, new String[]{"int", "JAVA_INT"},
+            new String[]{"long", "JAVA_LONG"}, new String[]{"float", "JAVA_FLOAT"}, new String[]{"double", "JAVA_DOUBLE"});
+
+    private SupportWriter() {}
+
+    static String write(BindingPlan plan) {
+        String c = plan.names().support();
+        Source s = new Source(plan, List.of("dev.panamax.core.memory.NativeHandle", "java.lang.foreign.MemorySegment",
+                "java.lang.foreign.SegmentAllocator", "java.lang.foreign.ValueLayout"));
+        s.doc("Helpers of the typed layer of " + plan.library() + ".");
+        s.line("@SuppressWarnings(\"restricted\")");
+        s.open("final class " + c + " {");
+        s.line("private " + c + "() {}");
+        s.line("");
+        s.doc("The handle's address, NULL for null; fails if the handle was released.");
+        s.open("static MemorySegment address(NativeHandle h) {");
+        s.line("return h == null ? MemorySegment.NULL : MemorySegment.ofAddress(h.address());");
+        s.close("}");
+        s.line("");
+        s.doc("The NUL-terminated UTF-8 string at {@code p}, null for NULL.");
+        s.open("static String string(MemorySegment p) {");
+        s.line("return p.address() == 0 ? null : p.reinterpret(Long.MAX_VALUE).getString(0);");
+        s.close("}");
+        s.line("");
+        s.doc("A {@code char **} of copies of {@code strings} (null elements as NULL), NULL for null.");
+        s.open("static MemorySegment strings(SegmentAllocator frame, String[] strings) {");
+        s.line("if (strings == null) return MemorySegment.NULL;");
+        s.line("MemorySegment array = frame.allocate(ValueLayout.ADDRESS, Math.max(1, strings.length));");
+        s.open("for (int i = 0; i < strings.length; i++) {");
+        s.line("array.setAtIndex(ValueLayout.ADDRESS, i, strings[i] == null ? MemorySegment.NULL : frame.allocateFrom(strings[i]));");
+        s.close("}");
+        s.line("return array;");
+        s.close("}");
+        s.line("");
+        s.doc("The addresses of {@code handles} (null elements as NULL), NULL for null.");
+        s.open("static MemorySegment handles(SegmentAllocator frame, NativeHandle[] handles) {");
+        s.line("if (handles == null) return MemorySegment.NULL;");
+        s.line("MemorySegment array = frame.allocate(ValueLayout.ADDRESS, Math.max(1, handles.length));");
+        s.line("for (int i = 0; i < handles.length; i++) array.setAtIndex(ValueLayout.ADDRESS, i, address(handles[i]));");
+        s.line("return array;");
+        s.close("}");
+        s.line("");
+        s.doc("Zeroed room for as many addresses as {@code handles} has elements, NULL for null.");
+        s.open("static MemorySegment slots(SegmentAllocator frame, Object[] handles) {");
+        s.line("if (handles == null) return MemorySegment.NULL;");
+        s.line("return frame.allocate(ValueLayout.ADDRESS, Math.max(1, handles.length)).fill((byte) 0);");
+        s.close("}");
+        for (String[] a : ARRAYS) {
+            String t = a[0];
+            String l = "ValueLayout." + a[1];
+            s.line("");
+            s.doc("A copy of {@code array}, NULL for null.");
+            s.open("static MemorySegment stageIn(SegmentAllocator frame, " + t + "[] array) {");
+            s.line("return array == null ? MemorySegment.NULL : frame.allocateFrom(" + l + ", array);");
+            s.close("}");
+            s.line("");
+            s.doc("Zeroed room for {@code array}'s elements, NULL for null.");
+            s.open("static MemorySegment stageOut(SegmentAllocator frame, " + t + "[] array) {");
+            s.line("return array == null ? MemorySegment.NULL : frame.allocate(" + l + ", Math.max(1, array.length)).fill((byte) 0);");
+            s.close("}");
+            s.line("");
+            s.doc("Copies the first {@code count} elements (all when negative) back into {@code array}.");
+            s.open("static void copyBack(MemorySegment staged, " + t + "[] array, int count) {");
+            s.line("if (array != null) MemorySegment.copy(staged, " + l + ", 0, array, 0, count < 0 ? array.length : Math.min(count, array.length));");
+            s.close("}");
+        }
+        s.line("");
+        s.doc("The one length of several arrays feeding the same length parameter ({@code -1}: a null array, ignored).");
+        s.open("static int commonLength(String function, String length, String[] names, int... lengths) {");
+        s.line("int n = -1;");
+        s.open("for (int l : lengths) {");
+        s.open("if (l >= 0 && n >= 0 && l != n) {");
+        s.line("StringBuilder b = new StringBuilder(\"arrays of different lengths for one length parameter: function=\")");
+        s.line("        .append(function).append(\" length=\").append(length);");
+        s.line("for (int i = 0; i < names.length; i++) b.append(' ').append(names[i]).append('=').append(lengths[i] < 0 ? \"null\" : lengths[i]);");
+        s.line("throw new IllegalArgumentException(b.toString());");
+        s.close("}");
+        s.line("if (l >= 0) n = l;");
+        s.close("}");
+        s.line("return Math.max(n, 0);");
+        s.close("}");
+        s.line("");
+        s.doc("Refuses an empty array where C reads or writes one element.");
+        s.open("static void atLeastOne(String function, String parameter, int length) {");
+        s.open("if (length < 1) {");
+        s.line("throw new IllegalArgumentException(\"empty array where one element is needed: function=\" + function");
+        s.line("        + \" parameter=\" + parameter + \" length=\" + length);");
+        s.close("}");
+        s.close("}");
+        s.line("");
+        s.doc("Refuses a null argument the declarations say is not nullable.");
+        s.open("static void notNull(Object value, String function, String parameter) {");
+        s.open("if (value == null) {");
+        s.line("throw new NullPointerException(\"null for a parameter that is not nullable: function=\" + function");
+        s.line("        + \" parameter=\" + parameter);");
+        s.close("}");
+        s.close("}");
+        s.line("");
+        s.doc("An unchecked exception as it is; a checked one wrapped.");
+        s.open("static RuntimeException rethrow(Throwable t) {");
+        s.line("if (t instanceof RuntimeException r) return r;");
+        s.line("if (t instanceof Error e) throw e;");
+        s.line("return new IllegalStateException(\"unexpected checked exception from a native call: \" + t, t);");
+        s.close("}");
+        s.close("}");
+        return s.toString();
+    }
+}

@@ -1,0 +1,333 @@
+package dev.panamax.bindgen.gen;
+
+import dev.panamax.bindgen.decl.Param;
+import dev.panamax.bindgen.gen.BindingPlan.RawFunction;
+import dev.panamax.bindgen.gen.TypedFunction.Mapping;
+import dev.panamax.bindgen.gen.TypedFunction.Out;
+import dev.panamax.bindgen.gen.TypedFunction.Result;
+import dev.panamax.bindgen.gen.TypedFunction.TypedParam;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The typed layer: one static method per function variant, taking handles, Java arrays, strings,
+ * struct classes and handlers; returning handles (owned or borrowed as declared), values and
+ * out-parameters; turning statuses and errcodes into the library's exception. Every method calls
+ * the raw layer; temporaries live in a {@code ScratchStack} frame for the duration of the call.
+ */
+final class TypedClassWriter {
+    private TypedClassWriter() {}
+
+    static String write(BindingPlan plan) {
+        BindingPlan.Names n = plan.names();
+        Source s = new Source(plan, List.of("dev.panamax.core.call.ScratchStack", "dev.panamax.core.upcall.CallbackRegistry",
+                "java.lang.foreign.Arena", "java.lang.foreign.MemorySegment", "java.lang.foreign.ValueLayout",
+                "java.lang.ref.Reference"));
+        s.doc("The typed layer of " + plan.library() + " ({@code " + plan.sourceName() + "}): methods named as the C functions, taking",
+                "handle classes, Java arrays (lengths taken from them), strings and handlers; out-parameters come back as the",
+                "result; a failed status or errcode throws {@link " + n.exception() + "}. Functions with pointers to scalars",
+                "also have a variant taking {@link MemorySegment}s (lengths given). The raw layer is {@link " + n.raw() + "}.");
+        s.open("public final class " + n.typed() + " {");
+        s.line("private " + n.typed() + "() {}");
+        Map<String, RawFunction> raw = plan.rawFunctions().stream().collect(Collectors.toMap(RawFunction::name, Function.identity()));
+        Set<String> records = new LinkedHashSet<>();
+        for (TypedFunction f : plan.typedFunctions()) {
+            if (f.resultRecord() != null && records.add(f.resultRecord())) record(s, f);
+        }
+        for (TypedFunction f : plan.typedFunctions()) method(s, plan, f, raw.get(f.name()));
+        s.close("}");
+        return s.toString();
+    }
+
+    private static void record(Source s, TypedFunction f) {
+        List<String> components = new ArrayList<>();
+        for (TypedParam p : f.params()) {
+            if (p.mapping() instanceof Mapping.ReturnedOut r) components.add(r.out().javaType() + " " + p.javaName());
+        }
+        s.line("");
+        s.doc("The out-parameters of {@code " + f.name() + "}.");
+        s.line("public record " + f.resultRecord() + "(" + String.join(", ", components) + ") {}");
+    }
+
+    private static String javaType(Mapping m) {
+        return switch (m) {
+            case Mapping.Value v -> Carriers.primitive(v.kind());
+            case Mapping.HandleValue h -> h.handleClass();
+            case Mapping.StructValue sv -> sv.structClass();
+            case Mapping.StructPointer sp -> sp.structClass();
+            case Mapping.CallbackValue cb -> cb.callbackClass();
+            case Mapping.StringIn si -> "String";
+            case Mapping.Segment sg -> "MemorySegment";
+            case Mapping.ScalarArray a -> Carriers.array(a.element());
+            case Mapping.HandleArray ha -> ha.handleClass() + "[]";
+            case Mapping.StringArray sa -> "String[]";
+            default -> throw new IllegalStateException("not a Java parameter: " + m);
+        };
+    }
+
+    private static boolean nullable(Mapping m) {
+        return switch (m) {
+            case Mapping.HandleValue h -> h.nullable();
+            case Mapping.StructPointer sp -> sp.nullable();
+            case Mapping.CallbackValue cb -> cb.nullable();
+            case Mapping.StringIn si -> si.nullable();
+            case Mapping.Segment sg -> sg.nullable();
+            case Mapping.ScalarArray a -> a.nullable();
+            case Mapping.HandleArray ha -> ha.nullable();
+            case Mapping.StringArray sa -> sa.nullable();
+            default -> true;    // primitives; struct values are checked by their use
+        };
+    }
+
+    private static boolean needsFrame(TypedFunction f) {
+        for (TypedParam p : f.params()) {
+            switch (p.mapping()) {
+                case Mapping.StringIn x -> { return true; }
+                case Mapping.StringArray x -> { return true; }
+                case Mapping.HandleArray x -> { return true; }
+                case Mapping.Errcode x -> { return true; }
+                case Mapping.ReturnedOut x -> { return true; }
+                case Mapping.ScalarArray x when !f.heapInPlace() -> { return true; }
+                default -> { }
+            }
+        }
+        return false;
+    }
+
+    private static void method(Source s, BindingPlan plan, TypedFunction f, RawFunction raw) {
+        BindingPlan.Names n = plan.names();
+        String fn = JavaNames.literal(f.name());
+        List<String> params = new ArrayList<>();
+        for (TypedParam p : f.params()) if (p.isJavaParameter()) params.add(javaType(p.mapping()) + " " + p.javaName());
+        s.line("");
+        s.doc(doc(plan, f, raw).toArray(String[]::new));
+        s.open("public static " + f.result().javaType() + " " + f.name() + "(" + String.join(", ", params) + ") {");
+
+        // arguments that must not be null, arrays that must hold an element
+        for (TypedParam p : f.params()) {
+            if (p.isJavaParameter() && !nullable(p.mapping()) || p.mapping() instanceof Mapping.StructValue) {
+                s.line(n.support() + ".notNull(" + p.javaName() + ", " + fn + ", " + JavaNames.literal(p.decl().name()) + ");");
+            }
+            boolean single = p.mapping() instanceof Mapping.ScalarArray a && a.single()
+                    || p.mapping() instanceof Mapping.HandleArray h && h.single();
+            if (single) {
+                s.line("if (" + p.javaName() + " != null) " + n.support() + ".atLeastOne(" + fn + ", "
+                        + JavaNames.literal(p.decl().name()) + ", " + p.javaName() + ".length);");
+            }
+        }
+        // lengths taken from arrays
+        for (TypedParam p : f.params()) {
+            if (!(p.mapping() instanceof Mapping.DerivedLength dl)) continue;
+            String carrier = Carriers.primitive(dl.kind());
+            String expr;
+            if (dl.sources().size() == 1) {
+                String src = dl.sources().getFirst();
+                expr = src + " == null ? 0 : " + src + ".length";
+            } else {
+                List<String> names = dl.sources().stream().map(JavaNames::literal).toList();
+                List<String> lengths = dl.sources().stream().map(src -> src + " == null ? -1 : " + src + ".length").toList();
+                expr = n.support() + ".commonLength(" + fn + ", " + JavaNames.literal(p.decl().name()) + ", new String[] {"
+                        + String.join(", ", names) + "}, " + String.join(", ", lengths) + ")";
+            }
+            String cast = carrier.equals("int") || carrier.equals("long") ? "" : "(" + carrier + ") ";
+            s.line(carrier + " $" + p.javaName() + " = " + cast + "(" + expr + ");");
+        }
+        // handlers registered before the call, dropped again if the call fails
+        List<String> registrations = new ArrayList<>();
+        for (TypedParam p : f.params()) {
+            if (!(p.mapping() instanceof Mapping.CallbackValue cb)) continue;
+            s.line("int $" + p.javaName() + " = " + p.javaName() + " == null ? 0 : " + cb.callbackClass() + ".register("
+                    + p.javaName() + ", " + cb.once() + ");");
+            registrations.add("if ($" + p.javaName() + " != 0) " + cb.callbackClass() + ".registry().unregister($" + p.javaName() + ");");
+        }
+        boolean frame = needsFrame(f);
+        if (frame) s.open("try (ScratchStack.Frame $frame = ScratchStack.push()) {");
+        for (TypedParam p : f.params()) stage(s, plan, f, p);
+        boolean hasValue = !raw.returnCarrier().equals("void");
+        if (!registrations.isEmpty()) {
+            if (hasValue) s.line(raw.returnCarrier() + " $result;");
+            s.open("try {");
+        }
+
+        // the call
+        List<String> args = new ArrayList<>();
+        if (raw.returnsGroup()) args.add("Arena.ofAuto()");
+        for (TypedParam p : f.params()) args.add(argument(plan, p));
+        String call = n.raw() + "." + f.name() + "(" + String.join(", ", args) + ")";
+        String declare = registrations.isEmpty() ? raw.returnCarrier() + " " : "";
+        s.line(hasValue ? declare + "$result = " + call + ";" : call + ";");
+        for (TypedParam p : f.params()) {
+            boolean fence = switch (p.mapping()) {
+                case Mapping.HandleValue h -> true;
+                case Mapping.HandleArray h -> h.direction() == Param.Direction.IN;
+                case Mapping.StructValue sv -> true;
+                case Mapping.StructPointer sp -> true;
+                case Mapping.Segment sg -> true;
+                case Mapping.ScalarArray a -> f.heapInPlace();
+                default -> false;
+            };
+            if (fence) s.line("Reference.reachabilityFence(" + p.javaName() + ");");
+        }
+        // statuses
+        if (f.status() != null) {
+            String conv = f.status().substring("check_".length());
+            s.line(n.exception() + "." + f.status() + "(" + HandleClassWriter.widen(plan, conv, "$result") + ", " + fn + ");");
+        }
+        for (TypedParam p : f.params()) {
+            if (!(p.mapping() instanceof Mapping.Errcode e)) continue;
+            String value = "$" + p.javaName() + ".get(" + Carriers.valueLayout(e.kind()) + ", 0)";
+            s.line(n.exception() + "." + e.checkMethod() + "(" + Carriers.toLong(e.kind(), value) + ", " + fn + ");");
+        }
+        if (!registrations.isEmpty()) {
+            s.mid("} catch (RuntimeException | Error $e) {");
+            for (String r : registrations) s.line(r);
+            s.line("throw $e;");
+            s.close("}");
+        }
+        // results written through pointers
+        for (TypedParam p : f.params()) copyBack(s, plan, f, p);
+        result(s, plan, f);
+        if (frame) s.close("}");
+        s.close("}");
+    }
+
+    private static List<String> doc(BindingPlan plan, TypedFunction f, RawFunction raw) {
+        List<String> d = new ArrayList<>();
+        d.add("{@code " + JavaNames.doc(raw.cSignature()) + "}; tier " + f.tier().toLowerCase(Locale.ROOT) + ".");
+        List<String> notes = new ArrayList<>();
+        for (TypedParam p : f.params()) {
+            switch (p.mapping()) {
+                case Mapping.DerivedLength dl -> notes.add("{@code " + p.decl().name() + "} is the length of {@code "
+                        + String.join("}/{@code ", dl.sources()) + "}.");
+                case Mapping.Errcode e -> notes.add("{@code " + p.decl().name() + "} is checked: a failure throws {@link "
+                        + plan.names().exception() + "}.");
+                case Mapping.CallbackValue cb -> notes.add("{@code " + p.decl().name() + "} is registered; its id is passed as {@code "
+                        + cb.userData() + "}.");
+                case Mapping.HandleArray h when h.direction() != Param.Direction.IN -> notes.add("{@code " + p.decl().name()
+                        + "} receives " + (h.owned() ? "owned" : "borrowed") + " handles.");
+                default -> { }
+            }
+        }
+        if (f.status() != null) notes.add("The status is checked: a failure throws {@link " + plan.names().exception() + "}.");
+        if (!f.outs().isEmpty()) notes.add("Returns " + (f.outs().size() == 1 ? "{@code " + f.outs().getFirst() + "}"
+                : "{@code " + String.join("}, {@code ", f.outs()) + "}") + ".");
+        if (f.result() instanceof Result.Handle h) notes.add("Returns " + (h.owned() ? "an owned" : "a borrowed") + " handle.");
+        if (!notes.isEmpty()) d.add(String.join(" ", notes));
+        return d;
+    }
+
+    private static void stage(Source s, BindingPlan plan, TypedFunction f, TypedParam p) {
+        String sup = plan.names().support();
+        String j = p.javaName();
+        switch (p.mapping()) {
+            case Mapping.StringIn si -> s.line("MemorySegment $" + j + " = " + j + " == null ? MemorySegment.NULL : $frame.allocateFrom(" + j + ");");
+            case Mapping.StringArray sa -> s.line("MemorySegment $" + j + " = " + sup + ".strings($frame, " + j + ");");
+            case Mapping.HandleArray h -> s.line("MemorySegment $" + j + " = " + (h.direction() == Param.Direction.IN
+                    ? sup + ".handles($frame, " + j + ");" : sup + ".slots($frame, " + j + ");"));
+            case Mapping.ScalarArray a -> {
+                if (f.heapInPlace()) {
+                    s.line("MemorySegment $" + j + " = " + j + " == null ? MemorySegment.NULL : MemorySegment.ofArray(" + j + ");");
+                } else {
+                    s.line("MemorySegment $" + j + " = " + sup + (a.direction() == Param.Direction.OUT ? ".stageOut" : ".stageIn")
+                            + "($frame, " + j + ");");
+                }
+            }
+            case Mapping.Errcode e -> {
+                long success = plan.conventions().stream().filter(c -> c.checkMethod().equals(e.checkMethod()))
+                        .findFirst().orElseThrow().success().getFirst();
+                String layout = Carriers.valueLayout(e.kind());
+                String value = switch (Carriers.primitive(e.kind())) {
+                    case "byte" -> "(byte) " + success;
+                    case "short" -> "(short) " + success;
+                    case "int" -> "(int) " + success + "L";
+                    default -> success + "L";
+                };
+                s.line("MemorySegment $" + j + " = $frame.allocate(" + layout + ");");
+                s.line("$" + j + ".set(" + layout + ", 0, " + value + ");");
+            }
+            case Mapping.ReturnedOut r -> {
+                String layout = switch (r.out()) {
+                    case Out.Scalar sc -> Carriers.valueLayout(sc.kind());
+                    case Out.Struct st -> st.structClass() + ".LAYOUT";
+                    default -> "ValueLayout.ADDRESS";
+                };
+                s.line("MemorySegment $" + j + " = $frame.allocate(" + layout + ").fill((byte) 0);");
+            }
+            default -> { }
+        }
+    }
+
+    private static String argument(BindingPlan plan, TypedParam p) {
+        String j = p.javaName();
+        return switch (p.mapping()) {
+            case Mapping.Value v -> j;
+            case Mapping.DerivedLength dl -> "$" + j;
+            case Mapping.HandleValue h -> plan.names().support() + ".address(" + j + ")";
+            case Mapping.StructValue sv -> j + ".segment()";
+            case Mapping.StructPointer sp -> j + " == null ? MemorySegment.NULL : " + j + ".segment()";
+            case Mapping.CallbackValue cb -> "$" + j + " == 0 ? MemorySegment.NULL : " + cb.callbackClass() + ".registry().stub()";
+            case Mapping.UserData ud -> {
+                String id = "$" + JavaNames.member(ud.callbackParam());
+                yield switch (ud.carrier()) {
+                    case "MemorySegment" -> "CallbackRegistry.userData(" + id + ")";
+                    case "long" -> "(long) " + id;
+                    default -> id;
+                };
+            }
+            case Mapping.Segment sg -> sg.nullable() ? j + " == null ? MemorySegment.NULL : " + j : j;
+            default -> "$" + j;
+        };
+    }
+
+    private static void copyBack(Source s, BindingPlan plan, TypedFunction f, TypedParam p) {
+        String j = p.javaName();
+        switch (p.mapping()) {
+            case Mapping.ScalarArray a when !f.heapInPlace() && a.direction() != Param.Direction.IN ->
+                    s.line(plan.names().support() + ".copyBack($" + j + ", " + j + ", " + (a.single() ? 1 : -1) + ");");
+            case Mapping.HandleArray h when h.direction() != Param.Direction.IN -> {
+                String wrap = h.handleClass() + (h.owned() ? ".owned(" : ".borrowed(");
+                s.open("if (" + j + " != null) {");
+                s.open("for (int $i = 0; $i < " + (h.single() ? "1" : j + ".length") + "; $i++) {");
+                s.line(j + "[$i] = " + wrap + "$" + j + ".getAtIndex(ValueLayout.ADDRESS, $i));");
+                s.close("}");
+                s.close("}");
+            }
+            default -> { }
+        }
+    }
+
+    private static void result(Source s, BindingPlan plan, TypedFunction f) {
+        switch (f.result()) {
+            case Result.Void v -> { }
+            case Result.Scalar sc -> s.line("return $result;");
+            case Result.Address a -> s.line("return $result;");
+            case Result.CString cs -> s.line("return " + plan.names().support() + ".string($result);");
+            case Result.Handle h -> s.line("return " + h.handleClass() + (h.owned() ? ".owned($result);" : ".borrowed($result);"));
+            case Result.Struct st -> s.line("return " + st.structClass() + ".wrap($result);");
+            case Result.Outs o -> {
+                List<String> values = new ArrayList<>();
+                for (TypedParam p : f.params()) {
+                    if (p.mapping() instanceof Mapping.ReturnedOut r) values.add(outValue(r.out(), "$" + p.javaName()));
+                }
+                s.line("return " + (f.resultRecord() == null ? values.getFirst()
+                        : "new " + f.resultRecord() + "(" + String.join(", ", values) + ")") + ";");
+            }
+        }
+    }
+
+    private static String outValue(Out out, String segment) {
+        return switch (out) {
+            case Out.Scalar sc -> segment + ".get(" + Carriers.valueLayout(sc.kind()) + ", 0)";
+            case Out.Handle h -> h.handleClass() + (h.owned() ? ".owned(" : ".borrowed(") + segment + ".get(ValueLayout.ADDRESS, 0))";
+            case Out.Struct st -> st.structClass() + ".allocate(Arena.ofAuto()).copyFrom(" + st.structClass() + ".wrap(" + segment + "))";
+            case Out.Address a -> segment + ".get(ValueLayout.ADDRESS, 0)";
+        };
+    }
+}

@@ -1,0 +1,120 @@
+package dev.panamax.bindgen.gen;
+
+import dev.panamax.bindgen.decl.Param;
+import dev.panamax.core.abi.ScalarKind;
+
+import java.util.List;
+
+/**
+ * One typed-layer method: the raw function it calls, how each C parameter is fed from Java
+ * ({@link Mapping}), what it returns and which status it checks. A function with pointers to
+ * scalars has two variants: {@link Variant#ARRAYS} (Java arrays, lengths taken from them) and
+ * {@link Variant#SEGMENTS} (memory segments, lengths given).
+ *
+ * @param params      the C parameters in order, each with its mapping
+ * @param result      what the Java method returns
+ * @param status      the check method of the returned status's convention, or null
+ * @param outs        names of the out-parameters returned as the result (one: the value; several: a record)
+ * @param resultRecord the nested record returning several out-parameters, or null
+ */
+public record TypedFunction(String name, Variant variant, String tier, List<TypedParam> params, Result result,
+                            String status, List<String> outs, String resultRecord) {
+    public TypedFunction {
+        params = List.copyOf(params);
+        outs = List.copyOf(outs);
+    }
+
+    /** Which pointer parameters are Java arrays. */
+    public enum Variant { ONLY, ARRAYS, SEGMENTS }
+
+    /** Whether the raw handle passes heap memory in place (critical_heap): arrays then need no staging. */
+    public boolean heapInPlace() {
+        return tier.equals("CRITICAL_HEAP");
+    }
+
+    /** A C parameter and how the typed method fills it. */
+    public record TypedParam(Param decl, String javaName, Mapping mapping) {
+        /** Whether it appears in the Java method's parameter list. */
+        public boolean isJavaParameter() {
+            return !(mapping instanceof Mapping.DerivedLength || mapping instanceof Mapping.UserData
+                    || mapping instanceof Mapping.Errcode || mapping instanceof Mapping.ReturnedOut);
+        }
+    }
+
+    /** How a C parameter is fed from Java. */
+    public sealed interface Mapping {
+        /** A scalar passed as it is. */
+        record Value(ScalarKind kind) implements Mapping {}
+        /** An integer taken from the lengths of the arrays named in {@code sources} (all of one length). */
+        record DerivedLength(ScalarKind kind, List<String> sources) implements Mapping {}
+        /** A handle object (its address is passed; kept reachable until the call returns). */
+        record HandleValue(String handleClass, boolean nullable) implements Mapping {}
+        /** A struct or union by value, from its generated class. */
+        record StructValue(String structClass) implements Mapping {}
+        /** A pointer to one struct or union, from its generated class. */
+        record StructPointer(String structClass, boolean nullable) implements Mapping {}
+        /** A Java handler registered in the callback's registry; its id travels in {@code userData}. */
+        record CallbackValue(String callbackClass, String userData, boolean nullable, boolean once) implements Mapping {}
+        /** The user data of a registered callback parameter: not a Java parameter. */
+        record UserData(String callbackParam, String carrier) implements Mapping {}
+        /** A Java string passed as a NUL-terminated UTF-8 copy. */
+        record StringIn(boolean nullable) implements Mapping {}
+        /** A memory segment passed as it is. */
+        record Segment(boolean nullable) implements Mapping {}
+        /** A Java primitive array for a pointer to scalars; {@code single}: no length, one element is used. */
+        record ScalarArray(ScalarKind element, Param.Direction direction, boolean nullable, boolean single) implements Mapping {}
+        /** An array of handles: in (addresses passed) or out (filled with new handles). */
+        record HandleArray(String handleClass, Param.Direction direction, boolean nullable, boolean owned, boolean single)
+                implements Mapping {}
+        /** A Java string array for {@code char**}. */
+        record StringArray(boolean nullable) implements Mapping {}
+        /** A status out-parameter: checked after the call with {@code checkMethod}; not a Java parameter. */
+        record Errcode(String checkMethod, ScalarKind kind) implements Mapping {}
+        /** An out-parameter returned as (part of) the result; not a Java parameter. */
+        record ReturnedOut(Out out) implements Mapping {}
+    }
+
+    /** The value an out-parameter returns. */
+    public sealed interface Out {
+        String javaType();
+
+        record Scalar(ScalarKind kind) implements Out {
+            @Override public String javaType() { return Carriers.primitive(kind); }
+        }
+        record Handle(String handleClass, boolean owned) implements Out {
+            @Override public String javaType() { return handleClass; }
+        }
+        record Struct(String structClass) implements Out {
+            @Override public String javaType() { return structClass; }
+        }
+        record Address() implements Out {
+            @Override public String javaType() { return "MemorySegment"; }
+        }
+    }
+
+    /** What the typed method returns. */
+    public sealed interface Result {
+        String javaType();
+
+        record Void() implements Result {
+            @Override public String javaType() { return "void"; }
+        }
+        record Scalar(ScalarKind kind) implements Result {
+            @Override public String javaType() { return Carriers.primitive(kind); }
+        }
+        record Handle(String handleClass, boolean owned) implements Result {
+            @Override public String javaType() { return handleClass; }
+        }
+        record Struct(String structClass) implements Result {
+            @Override public String javaType() { return structClass; }
+        }
+        record CString() implements Result {
+            @Override public String javaType() { return "String"; }
+        }
+        record Address() implements Result {
+            @Override public String javaType() { return "MemorySegment"; }
+        }
+        /** The out-parameters: one as its value, several as the nested record. */
+        record Outs(String javaType) implements Result {}
+    }
+}
