@@ -246,7 +246,8 @@ final class TypedClassWriter {
                 String value = switch (Carriers.primitive(e.kind())) {
                     case "byte" -> "(byte) " + success;
                     case "short" -> "(short) " + success;
-                    case "int" -> "(int) " + success + "L";
+                    case "int" -> success >= Integer.MIN_VALUE && success <= Integer.MAX_VALUE ? Long.toString(success)
+                            : "(int) " + success + "L";
                     default -> success + "L";
                 };
                 s.line("MemorySegment $" + j + " = $frame.allocate(" + layout + ");");

@@ -1,0 +1,110 @@
+package dev.panamax.bindgen.gen;
+
+import dev.panamax.bindgen.decl.DeclarationsException;
+import dev.panamax.bindgen.decl.DeclarationsParser;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** Every file bindgen refuses is refused with {@code file:line:column}, what was found and what was expected. */
+class ValidationErrorsTest {
+    static final String HEAD = "format: 1\nlibrary: t\npackage: org.example.t\n";
+
+    static DeclarationsException error(String yaml) {
+        return assertThrows(DeclarationsException.class, () -> Bindgen.generate(DeclarationsParser.parse(yaml, "t.yaml")));
+    }
+
+    static void assertError(String yaml, String at, String... fragments) {
+        DeclarationsException e = error(yaml);
+        assertTrue(e.getMessage().startsWith("t.yaml:" + at + ": "), e.getMessage());
+        for (String f : fragments) assertTrue(e.getMessage().contains(f), "missing '" + f + "' in: " + e.getMessage());
+    }
+
+    @Test
+    void unknownKey() {
+        assertError(HEAD + "functions:\n  - {name: f, tiers: critical}\n", "5:15", "unknown key 'tiers'", "expected one of");
+    }
+
+    @Test
+    void unknownType() {
+        assertError(HEAD + "functions:\n  - {name: f, params: [[u33, x]]}\n", "5:25", "unknown type 'u33'", "expected a primitive");
+    }
+
+    @Test
+    void lengthNamingNoParameter() {
+        assertError(HEAD + "functions:\n  - name: f\n    params:\n      - {name: p, type: f32*, length: n}\n",
+                "7:39", "length 'n' names no parameter of function f", "expected one of");
+    }
+
+    @Test
+    void lengthNamingAParameterThatIsNotAnInteger() {
+        assertError(HEAD + "functions:\n  - name: f\n    params:\n      - {name: p, type: f32*, length: q}\n      - [f32, q]\n",
+                "7:25", "length 'q' of parameter p of f names a parameter of type f32", "expected an integer parameter");
+    }
+
+    @Test
+    void handleWithoutRelease() {
+        assertError(HEAD + "types:\n  h: {handle: opaque}\n", "5:15", "handle h has no release",
+                "expected release: FUNCTION", "ownership: borrowed");
+    }
+
+    @Test
+    void ownedHandleOfATypeThatCannotBeReleased() {
+        assertError(HEAD + "types:\n  h: {handle: opaque, ownership: borrowed}\nfunctions:\n  - name: f\n    returns: {type: h, ownership: owned}\n",
+                "8:21", "hands out owned h handles, but h has no release");
+    }
+
+    @Test
+    void duplicateNames() {
+        assertError(HEAD + "functions:\n  - {name: f}\n  - {name: f}\n", "6:12", "function 'f' is declared twice", "expected unique names");
+        assertError(HEAD + "types:\n  cl_mem: {handle: opaque, ownership: borrowed}\n  ClMem: {handle: opaque, ownership: borrowed}\n",
+                "6:10", "type ClMem would be the Java class ClMem, already the class of type cl_mem");
+        assertError(HEAD + "types:\n  String: {struct: [[i32, a]]}\n", "5:11", "type String would be the Java class String");
+        assertError(HEAD + "class: TApi\ntypes:\n  t_api: {struct: [[i32, a]]}\n", "6:10", "already the class of the generated class TApi");
+    }
+
+    @Test
+    void recursiveStruct() {
+        assertError(HEAD + "types:\n  A: {struct: [[B, b]]}\n  B: {struct: [[A, a]]}\n", "6:17", "recursive type: A -> B -> A",
+                "use a pointer");
+    }
+
+    @Test
+    void keysThatDoNotFitTheirType() {
+        assertError(HEAD + "errors:\n  st: {type: i32, success: [0]}\nfunctions:\n  - name: f\n    returns: {type: f32, status: st}\n",
+                "8:21", "status st on f returning f32", "expected an integer return type");
+        assertError(HEAD + "errors:\n  st: {type: i32, success: [0]}\nfunctions:\n  - name: f\n    params: [{name: e, type: i32, errcode: st}]\n",
+                "8:30", "errcode st on parameter e of f", "expected a pointer to an integer");
+        assertError(HEAD + "functions:\n  - name: f\n    returns: {type: ptr, ownership: owned}\n", "6:21",
+                "ownership on f returning ptr", "expected a handle return type");
+        assertError(HEAD + "functions:\n  - name: f\n    params: [{name: n, type: i32, dir: out}]\n", "6:30",
+                "has dir out and type i32", "expected a pointer type");
+        assertError(HEAD + "functions:\n  - name: f\n    params: [{name: n, type: i32, nullable: true}]\n", "6:30",
+                "is nullable but has type i32");
+        assertError(HEAD + "types:\n  h: {handle: opaque, release: rel}\nfunctions:\n  - {name: rel, params: [[i32, x]]}\n", "7:5",
+                "release function rel of handle h takes [i32]", "expected exactly one parameter of type h");
+        assertError(HEAD + "types:\n  cb: {callback: {params: [[f32, x]], user_data: x}}\n", "5:29",
+                "user_data parameter x of callback cb has type f32");
+    }
+
+    @Test
+    void namesJavaOrCCannotUse() {
+        assertError(HEAD + "constants:\n  class: 1\n", "5:3", "constant 'class' is a Java keyword");
+        assertError(HEAD + "functions:\n  - {name: f, params: [[i32, int]]}\n", "5:25", "parameter name 'int' is a C keyword");
+        assertError("format: 1\nlibrary: t\n", "1:1", "no package", "expected package: org.example.t");
+        assertError("format: 1\nlibrary: t\npackage: org.example.new\n", "1:1", "Java keyword 'new'");
+    }
+
+    @Test
+    void aJavaKeywordAsFunctionNameIsSkippedWithItsReason() {
+        Bindgen.Generation g = Bindgen.generate(DeclarationsParser.parse(HEAD + "functions:\n  - {name: native}\n  - {name: ok}\n", "t.yaml"));
+        assertEquals(1, g.plan().rawFunctions().size());
+        assertEquals("native", g.plan().skipped().getFirst().function());
+        assertTrue(g.report().content().contains("native [raw, typed, thunk]: 'native' is a Java keyword"), g.report().content());
+    }
+
+    @Test
+    void notYamlIsAnErrorWithAPlace() {
+        assertError(HEAD + "functions: [\n", "5:1", "not valid YAML");
+    }
+}
