@@ -6,7 +6,7 @@ import picocli.CommandLine.Command;
 /** Entry point of the {@code panamax} command; the launcher script builds and runs it. */
 @Command(name = "panamax", mixinStandardHelpOptions = true, version = "panamax 0.1.0",
         description = "Drive native compute libraries from the JVM at the cost of a plain C call.",
-        subcommands = {InfoCommand.class, AbiCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {InfoCommand.class, AbiCommand.class, BindgenCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
