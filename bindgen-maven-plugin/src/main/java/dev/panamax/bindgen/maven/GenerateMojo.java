@@ -1,0 +1,162 @@
+package dev.panamax.bindgen.maven;
+
+import dev.panamax.bindgen.decl.DeclarationsException;
+import dev.panamax.bindgen.gen.Bindgen;
+import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.LifecyclePhase;
+import org.apache.maven.plugins.annotations.Mojo;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.project.MavenProject;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Generates the bindings of a declarations file in {@code generate-sources}: Java sources under
+ * {@code outputDirectory/java} (added as a source root), the C glue under {@code outputDirectory/c}
+ * and the report in {@code outputDirectory}. The glue (the MetaABI thunks of the batchable
+ * functions) is compiled with gcc into {@code libpanamax_glue_UNIT.so} in the module's native output,
+ * linked against the bound library, so the jar carries it.
+ *
+ * <pre>{@code
+ * <plugin>
+ *   <groupId>dev.panamax</groupId>
+ *   <artifactId>panamax-bindgen-maven-plugin</artifactId>
+ *   <executions><execution>
+ *     <goals><goal>generate</goal></goals>
+ *     <configuration><declarations>src/main/decl/opencl.yaml</declarations></configuration>
+ *   </execution></executions>
+ * </plugin>
+ * }</pre>
+ */
+@Mojo(name = "generate", defaultPhase = LifecyclePhase.GENERATE_SOURCES, threadSafe = true)
+public final class GenerateMojo extends AbstractMojo {
+    /** The declarations file. */
+    @Parameter(required = true)
+    private File declarations;
+
+    /** Where generated sources, glue and report go. */
+    @Parameter(defaultValue = "${project.build.directory}/generated-sources/panamax")
+    private File outputDirectory;
+
+    /** Where the compiled glue library goes (inside the jar's {@code native/<platform>/}). */
+    @Parameter(defaultValue = "${project.build.outputDirectory}/native/linux-x86_64")
+    private File nativeOutputDirectory;
+
+    /** Compile the C glue (set false to compile it elsewhere). */
+    @Parameter(defaultValue = "true")
+    private boolean compileGlue;
+
+    /** The C compiler. */
+    @Parameter(defaultValue = "gcc")
+    private String compiler;
+
+    /** Compiler flags for the glue: baseline x86-64, no -march=native. */
+    @Parameter
+    private List<String> cflags = List.of("-O2", "-fPIC", "-std=gnu11", "-Wall");
+
+    /**
+     * How to link the bound library ({@code -l:libOpenCL.so.1}, {@code -lopenblas}, a path); by default
+     * derived from the file's {@code sonames}, tried in order until one links.
+     */
+    @Parameter
+    private List<String> linkWith;
+
+    @Parameter(defaultValue = "false", property = "panamax.bindgen.skip")
+    private boolean skip;
+
+    @Parameter(defaultValue = "${project}", readonly = true, required = true)
+    private MavenProject project;
+
+    @Override
+    public void execute() throws MojoExecutionException, MojoFailureException {
+        if (skip) {
+            getLog().info("panamax bindgen skipped");
+            return;
+        }
+        Path out = outputDirectory.toPath();
+        Path javaDir = out.resolve("java");
+        Path cDir = out.resolve("c");
+        Bindgen.Generation g;
+        try {
+            g = Bindgen.run(declarations.toPath(), javaDir, cDir, out);
+        } catch (DeclarationsException e) {
+            throw new MojoFailureException(e.getMessage(), e);
+        } catch (UncheckedIOException e) {
+            throw new MojoExecutionException(e.getMessage(), e);
+        }
+        project.addCompileSourceRoot(javaDir.toString());
+        getLog().info(Bindgen.summary(g) + " (report: " + out.resolve(g.report().path()) + ")");
+        if (compileGlue && !g.c().isEmpty()) compile(g, cDir);
+    }
+
+    private void compile(Bindgen.Generation g, Path cDir) throws MojoExecutionException {
+        Path source = cDir.resolve(g.c().stream().filter(f -> f.path().endsWith(".c")).findFirst().orElseThrow().path());
+        Path header = cDir.resolve(g.c().stream().filter(f -> f.path().endsWith(".h")).findFirst().orElseThrow().path());
+        Path library = nativeOutputDirectory.toPath().resolve(g.plan().glueLibraryFile());
+        try {
+            if (Files.exists(library) && Files.getLastModifiedTime(library).compareTo(Files.getLastModifiedTime(source)) > 0
+                    && Files.getLastModifiedTime(library).compareTo(Files.getLastModifiedTime(header)) > 0) {
+                getLog().info("glue up to date: " + library);
+                return;
+            }
+            Files.createDirectories(library.getParent());
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot prepare " + library + ": " + e.getMessage(), e);
+        }
+        List<String> attempts = new ArrayList<>();
+        for (String link : linkOptions(g.plan().libraryNames())) {
+            List<String> cmd = new ArrayList<>();
+            cmd.add(compiler);
+            cmd.addAll(cflags);
+            cmd.addAll(List.of("-shared", "-Wl,-z,defs", "-I" + cDir, "-o", library.toString(), source.toString(), link));
+            String output = run(cmd);
+            if (output == null) {
+                getLog().info("glue compiled: " + library + " (" + link + ")");
+                return;
+            }
+            attempts.add(String.join(" ", cmd) + "\n" + output);
+        }
+        throw new MojoExecutionException("cannot compile the C glue " + source + " into " + library + "; tried:\n"
+                + String.join("\n", attempts) + "\n(set <linkWith> to the linker option that finds the library)");
+    }
+
+    /** The linker options to try: the configured ones, else one per soname. */
+    private List<String> linkOptions(List<String> libraryNames) {
+        if (linkWith != null && !linkWith.isEmpty()) return linkWith;
+        List<String> options = new ArrayList<>();
+        for (String n : libraryNames) {
+            if (n.contains("/")) options.add(n);
+            else if (n.startsWith("lib") && n.contains(".so")) options.add("-l:" + n);
+            else options.add("-l" + n);
+        }
+        return options;
+    }
+
+    /** Runs {@code cmd}; null on success, else what it printed. */
+    private String run(List<String> cmd) throws MojoExecutionException {
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes());
+            int status = p.waitFor();
+            if (status == 0) {
+                if (!output.isBlank()) getLog().warn(output.strip());
+                return null;
+            }
+            return output.strip() + " (exit " + status + ")";
+        } catch (IOException e) {
+            throw new MojoExecutionException("cannot run " + cmd.getFirst() + ": " + e.getMessage()
+                    + " (install gcc, or set <compiler>)", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MojoExecutionException("interrupted while compiling the glue", e);
+        }
+    }
+}
