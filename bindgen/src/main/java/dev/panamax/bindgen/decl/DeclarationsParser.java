@@ -270,8 +270,15 @@ public final class DeclarationsParser {
         List<Integer> dims = new ArrayList<>();
         Matcher m;
         while ((m = ARRAY_SUFFIX.matcher(s)).matches()) {
-            long n = Long.parseLong(m.group(2));
-            if (n <= 0 || n > Integer.MAX_VALUE) throw error(node, "array length " + n + " in '" + raw + "'; expected 1 or more");
+            long n;
+            try {
+                n = Long.parseLong(m.group(2));
+            } catch (NumberFormatException tooLong) {
+                n = Long.MAX_VALUE;
+            }
+            if (n <= 0 || n > Integer.MAX_VALUE) {
+                throw error(node, "array length " + m.group(2) + " in '" + raw + "'; expected 1 to " + Integer.MAX_VALUE);
+            }
             dims.add((int) n);
             s = m.group(1).strip();
         }

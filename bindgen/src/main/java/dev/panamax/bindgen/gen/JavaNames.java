@@ -33,7 +33,12 @@ final class JavaNames {
             "Objects", "List", "Map", "Arrays", "MemorySegment", "MemoryLayout", "ValueLayout", "Arena",
             "SegmentAllocator", "FunctionDescriptor", "MethodHandle", "MethodHandles", "Reference", "NativeLibrary",
             "Tier", "NativeHandle", "SegmentAccess", "ScratchStack", "CallbackRegistry", "Upcalls", "UpcallStub",
-            "CType", "CFunction", "CFunctionType", "Thunk", "StatusRule", "BundledNatives", "Optional");
+            "CType", "CFunction", "CFunctionType", "Thunk", "StatusRule", "BundledNatives", "Optional", "SymbolLookup",
+            "StringBuilder", "ReflectiveOperationException", "Native", "Holder");
+
+    /** Methods of Object: a static method or record component of one of these names would clash with them. */
+    static final Set<String> OBJECT_METHODS = Set.of("wait", "notify", "notifyAll", "getClass", "hashCode", "toString",
+            "clone", "finalize", "equals");
 
     private JavaNames() {}
 
@@ -56,6 +61,23 @@ final class JavaNames {
     /** A declared identifier usable as a Java variable or member: keywords get a trailing underscore. */
     static String member(String declared) {
         return KEYWORDS.contains(declared) ? declared + "_" : declared;
+    }
+
+    /**
+     * Java names for a list of declared parameter names: keywords, names of classes the generated code
+     * refers to ({@code reserved}) and Object's methods get a trailing underscore, then duplicates
+     * another one, so that no parameter hides a class a method body uses.
+     */
+    static java.util.List<String> parameters(java.util.List<String> declared, Set<String> reserved) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        Set<String> used = new java.util.HashSet<>();
+        for (String d : declared) {
+            String n = d;
+            while (KEYWORDS.contains(n) || reserved.contains(n) || OBJECT_METHODS.contains(n) || used.contains(n)) n = n + "_";
+            used.add(n);
+            out.add(n);
+        }
+        return out;
     }
 
     /** Whether a declared identifier can be used as it is where the contract fixes the Java name. */

@@ -57,6 +57,7 @@ public final class Planner {
     private final Map<String, String> classOf = new LinkedHashMap<>();          // declared type name -> Java class
     private final Map<String, CallbackPlan> callbacks = new LinkedHashMap<>();
     private final List<Skip> skipped = new ArrayList<>();
+    private final Set<String> reserved = new java.util.HashSet<>(JavaNames.RESERVED_CLASS_NAMES);
     private BindingPlan.Names names;
 
     private Planner(Declarations d) {
@@ -95,6 +96,12 @@ public final class Planner {
             if (!JavaNames.usableAsIs(f.name())) {
                 skipped.add(new Skip(f.name(), "raw, typed, thunk", "'" + f.name() + "' is a Java keyword: no Java"
                         + " method can be named as the C symbol"));
+                continue;
+            }
+            if (JavaNames.OBJECT_METHODS.contains(f.name())) {
+                skipped.add(new Skip(f.name(), "raw, typed", "'" + f.name() + "' is a method of java.lang.Object: a static"
+                        + " method of that name could clash with it" + (f.batchable() ? " (its thunk is generated)" : "")));
+                if (f.batchable()) thunks.add(thunk(f, d.cFunction(f)));
                 continue;
             }
             CFunction cf = d.cFunction(f);
@@ -141,6 +148,7 @@ public final class Planner {
                 raw + "Support");
         Map<String, String> taken = new HashMap<>();
         for (String c : List.of(n.raw(), n.typed(), n.exception(), n.thunks(), n.support())) taken.put(c, "the generated class " + c);
+        reserved.addAll(taken.keySet());
         for (TypeDecl t : types.values()) {
             if (t instanceof TypeDecl.Alias) continue;
             String c = JavaNames.className(t.name());
@@ -154,6 +162,7 @@ public final class Planner {
                         + ", already the class of " + before + "; expected names that differ as Java classes");
             }
             classOf.put(t.name(), c);
+            reserved.add(c);
         }
         for (Function f : d.functions()) {
             String record = JavaNames.capitalized(f.name()) + "Result";
@@ -305,6 +314,7 @@ public final class Planner {
             return;
         }
         List<CallbackParam> params = new ArrayList<>();
+        List<String> javaNames = javaNames(c.params());
         int userDataIndex = -1;
         String userDataCarrier = null;
         for (int i = 0; i < c.params().size(); i++) {
@@ -313,7 +323,7 @@ public final class Planner {
             TypeRef r = TypeRefs.unalias(types, p.type());
             TypeDecl.Handle h = TypeRefs.handle(types, r);
             String carrier = Carriers.carrier(t);
-            params.add(new CallbackParam(p.name(), JavaNames.member(p.name()), carrier, layout(t),
+            params.add(new CallbackParam(p.name(), javaNames.get(i), carrier, layout(t),
                     h == null ? null : classOf.get(h.name()), r instanceof TypeRef.CString));
             if (p.name().equals(c.userData())) {
                 userDataIndex = i;
@@ -336,12 +346,17 @@ public final class Planner {
         }
     }
 
+    private List<String> javaNames(List<Param> params) {
+        return JavaNames.parameters(params.stream().map(Param::name).toList(), reserved);
+    }
+
     private RawFunction rawFunction(Function f, CFunction cf) {
         List<RawParam> params = new ArrayList<>();
+        List<String> javaNames = javaNames(f.params());
         for (int i = 0; i < f.params().size(); i++) {
             Param p = f.params().get(i);
             CType t = cf.type().params().get(i).type();
-            params.add(new RawParam(p.name(), JavaNames.member(p.name()), Carriers.carrier(t), layout(t)));
+            params.add(new RawParam(p.name(), javaNames.get(i), Carriers.carrier(t), layout(t)));
         }
         CType ret = cf.type().returns();
         StringBuilder sig = new StringBuilder(f.returns().type().spelling()).append(' ').append(f.name()).append('(');
@@ -370,6 +385,7 @@ public final class Planner {
 
     private List<TypedFunction> typedFunctions(Function f, CFunction cf) {
         List<Param> ps = f.params();
+        List<String> javaNames = javaNames(ps);
         List<TypeRef> resolved = ps.stream().map(p -> TypeRefs.unalias(types, p.type())).toList();
         Mapping[] base = new Mapping[ps.size()];
 
@@ -387,9 +403,9 @@ public final class Planner {
                         : ut instanceof TypeRef.Primitive p && TypeRefs.isInteger(p.kind()) && p.kind().size() == 4 ? "int"
                         : null;
                 if (carrier == null) continue;
-                base[i] = new Mapping.CallbackValue(plan.className(), JavaNames.member(ps.get(j).name()), ps.get(i).nullable(),
+                base[i] = new Mapping.CallbackValue(plan.className(), javaNames.get(j), ps.get(i).nullable(),
                         plan.calls() == TypeDecl.Callback.Calls.ONCE);
-                base[j] = new Mapping.UserData(ps.get(i).name(), carrier);
+                base[j] = new Mapping.UserData(javaNames.get(i), carrier);
                 break;
             }
         }
@@ -422,7 +438,7 @@ public final class Planner {
         for (int i = 0; i < ps.size(); i++) {
             if (!(base[i] instanceof Mapping.ReturnedOut r)) continue;
             if (result instanceof Result.Void) {
-                outs.add(JavaNames.member(ps.get(i).name()));
+                outs.add(javaNames.get(i));
                 outTypes.add(r.out());
             } else {
                 base[i] = switch (r.out()) {
@@ -453,16 +469,16 @@ public final class Planner {
                     if (m[i] instanceof Mapping.ScalarArray a) m[i] = new Mapping.Segment(a.nullable());
                 }
             }
-            deriveLengths(ps, m);
+            deriveLengths(ps, javaNames, m);
             List<TypedParam> tps = new ArrayList<>();
-            for (int i = 0; i < ps.size(); i++) tps.add(new TypedParam(ps.get(i), JavaNames.member(ps.get(i).name()), m[i]));
+            for (int i = 0; i < ps.size(); i++) tps.add(new TypedParam(ps.get(i), javaNames.get(i), m[i]));
             out.add(new TypedFunction(f.name(), v, f.tier().name(), tps, result, status, outs, record));
         }
         return out;
     }
 
     /** A length parameter whose every user is a Java array is taken from the arrays. */
-    private static void deriveLengths(List<Param> ps, Mapping[] m) {
+    private static void deriveLengths(List<Param> ps, List<String> javaNames, Mapping[] m) {
         for (int l = 0; l < ps.size(); l++) {
             if (!(m[l] instanceof Mapping.Value v) || !TypeRefs.isInteger(v.kind())) continue;
             String name = ps.get(l).name();
@@ -473,7 +489,7 @@ public final class Planner {
                 boolean array = m[i] instanceof Mapping.ScalarArray || m[i] instanceof Mapping.HandleArray
                         || m[i] instanceof Mapping.StringArray;
                 allArrays &= array;
-                sources.add(JavaNames.member(ps.get(i).name()));
+                sources.add(javaNames.get(i));
             }
             if (!sources.isEmpty() && allArrays) m[l] = new Mapping.DerivedLength(v.kind(), sources);
         }

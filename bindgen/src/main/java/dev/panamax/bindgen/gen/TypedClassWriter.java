@@ -148,11 +148,11 @@ final class TypedClassWriter {
             registrations.add("if ($" + p.javaName() + " != 0) " + cb.callbackClass() + ".registry().unregister($" + p.javaName() + ");");
         }
         boolean frame = needsFrame(f);
-        if (frame) s.open("try (ScratchStack.Frame $frame = ScratchStack.push()) {");
+        if (frame) s.open("try (ScratchStack.Frame $$frame = ScratchStack.push()) {");
         for (TypedParam p : f.params()) stage(s, plan, f, p);
         boolean hasValue = !raw.returnCarrier().equals("void");
         if (!registrations.isEmpty()) {
-            if (hasValue) s.line(raw.returnCarrier() + " $result;");
+            if (hasValue) s.line(raw.returnCarrier() + " $$result;");
             s.open("try {");
         }
 
@@ -162,7 +162,7 @@ final class TypedClassWriter {
         for (TypedParam p : f.params()) args.add(argument(plan, p));
         String call = n.raw() + "." + f.name() + "(" + String.join(", ", args) + ")";
         String declare = registrations.isEmpty() ? raw.returnCarrier() + " " : "";
-        s.line(hasValue ? declare + "$result = " + call + ";" : call + ";");
+        s.line(hasValue ? declare + "$$result = " + call + ";" : call + ";");
         for (TypedParam p : f.params()) {
             boolean fence = switch (p.mapping()) {
                 case Mapping.HandleValue h -> true;
@@ -178,7 +178,7 @@ final class TypedClassWriter {
         // statuses
         if (f.status() != null) {
             String conv = f.status().substring("check_".length());
-            s.line(n.exception() + "." + f.status() + "(" + HandleClassWriter.widen(plan, conv, "$result") + ", " + fn + ");");
+            s.line(n.exception() + "." + f.status() + "(" + HandleClassWriter.widen(plan, conv, "$$result") + ", " + fn + ");");
         }
         for (TypedParam p : f.params()) {
             if (!(p.mapping() instanceof Mapping.Errcode e)) continue;
@@ -186,9 +186,9 @@ final class TypedClassWriter {
             s.line(n.exception() + "." + e.checkMethod() + "(" + Carriers.toLong(e.kind(), value) + ", " + fn + ");");
         }
         if (!registrations.isEmpty()) {
-            s.mid("} catch (RuntimeException | Error $e) {");
+            s.mid("} catch (RuntimeException | Error $$e) {");
             for (String r : registrations) s.line(r);
-            s.line("throw $e;");
+            s.line("throw $$e;");
             s.close("}");
         }
         // results written through pointers
@@ -227,16 +227,16 @@ final class TypedClassWriter {
         String sup = plan.names().support();
         String j = p.javaName();
         switch (p.mapping()) {
-            case Mapping.StringIn si -> s.line("MemorySegment $" + j + " = " + j + " == null ? MemorySegment.NULL : $frame.allocateFrom(" + j + ");");
-            case Mapping.StringArray sa -> s.line("MemorySegment $" + j + " = " + sup + ".strings($frame, " + j + ");");
+            case Mapping.StringIn si -> s.line("MemorySegment $" + j + " = " + j + " == null ? MemorySegment.NULL : $$frame.allocateFrom(" + j + ");");
+            case Mapping.StringArray sa -> s.line("MemorySegment $" + j + " = " + sup + ".strings($$frame, " + j + ");");
             case Mapping.HandleArray h -> s.line("MemorySegment $" + j + " = " + (h.direction() == Param.Direction.IN
-                    ? sup + ".handles($frame, " + j + ");" : sup + ".slots($frame, " + j + ");"));
+                    ? sup + ".handles($$frame, " + j + ");" : sup + ".slots($$frame, " + j + ");"));
             case Mapping.ScalarArray a -> {
                 if (f.heapInPlace()) {
                     s.line("MemorySegment $" + j + " = " + j + " == null ? MemorySegment.NULL : MemorySegment.ofArray(" + j + ");");
                 } else {
                     s.line("MemorySegment $" + j + " = " + sup + (a.direction() == Param.Direction.OUT ? ".stageOut" : ".stageIn")
-                            + "($frame, " + j + ");");
+                            + "($$frame, " + j + ");");
                 }
             }
             case Mapping.Errcode e -> {
@@ -250,7 +250,7 @@ final class TypedClassWriter {
                             : "(int) " + success + "L";
                     default -> success + "L";
                 };
-                s.line("MemorySegment $" + j + " = $frame.allocate(" + layout + ");");
+                s.line("MemorySegment $" + j + " = $$frame.allocate(" + layout + ");");
                 s.line("$" + j + ".set(" + layout + ", 0, " + value + ");");
             }
             case Mapping.ReturnedOut r -> {
@@ -259,7 +259,7 @@ final class TypedClassWriter {
                     case Out.Struct st -> st.structClass() + ".LAYOUT";
                     default -> "ValueLayout.ADDRESS";
                 };
-                s.line("MemorySegment $" + j + " = $frame.allocate(" + layout + ").fill((byte) 0);");
+                s.line("MemorySegment $" + j + " = $$frame.allocate(" + layout + ").fill((byte) 0);");
             }
             default -> { }
         }
@@ -275,7 +275,7 @@ final class TypedClassWriter {
             case Mapping.StructPointer sp -> j + " == null ? MemorySegment.NULL : " + j + ".segment()";
             case Mapping.CallbackValue cb -> "$" + j + " == 0 ? MemorySegment.NULL : " + cb.callbackClass() + ".registry().stub()";
             case Mapping.UserData ud -> {
-                String id = "$" + JavaNames.member(ud.callbackParam());
+                String id = "$" + ud.callbackParam();
                 yield switch (ud.carrier()) {
                     case "MemorySegment" -> "CallbackRegistry.userData(" + id + ")";
                     case "long" -> "(long) " + id;
@@ -295,8 +295,8 @@ final class TypedClassWriter {
             case Mapping.HandleArray h when h.direction() != Param.Direction.IN -> {
                 String wrap = h.handleClass() + (h.owned() ? ".owned(" : ".borrowed(");
                 s.open("if (" + j + " != null) {");
-                s.open("for (int $i = 0; $i < " + (h.single() ? "1" : j + ".length") + "; $i++) {");
-                s.line(j + "[$i] = " + wrap + "$" + j + ".getAtIndex(ValueLayout.ADDRESS, $i));");
+                s.open("for (int $$i = 0; $$i < " + (h.single() ? "1" : j + ".length") + "; $$i++) {");
+                s.line(j + "[$$i] = " + wrap + "$" + j + ".getAtIndex(ValueLayout.ADDRESS, $$i));");
                 s.close("}");
                 s.close("}");
             }
@@ -307,11 +307,11 @@ final class TypedClassWriter {
     private static void result(Source s, BindingPlan plan, TypedFunction f) {
         switch (f.result()) {
             case Result.Void v -> { }
-            case Result.Scalar sc -> s.line("return $result;");
-            case Result.Address a -> s.line("return $result;");
-            case Result.CString cs -> s.line("return " + plan.names().support() + ".string($result);");
-            case Result.Handle h -> s.line("return " + h.handleClass() + (h.owned() ? ".owned($result);" : ".borrowed($result);"));
-            case Result.Struct st -> s.line("return " + st.structClass() + ".wrap($result);");
+            case Result.Scalar sc -> s.line("return $$result;");
+            case Result.Address a -> s.line("return $$result;");
+            case Result.CString cs -> s.line("return " + plan.names().support() + ".string($$result);");
+            case Result.Handle h -> s.line("return " + h.handleClass() + (h.owned() ? ".owned($$result);" : ".borrowed($$result);"));
+            case Result.Struct st -> s.line("return " + st.structClass() + ".wrap($$result);");
             case Result.Outs o -> {
                 List<String> values = new ArrayList<>();
                 for (TypedParam p : f.params()) {
