@@ -1,0 +1,170 @@
+package dev.panamax.bench.opencl;
+
+import dev.panamax.bench.Figure;
+import dev.panamax.core.batch.Batch;
+import dev.panamax.core.batch.BatchMode;
+import dev.panamax.core.batch.ParamBlock;
+import dev.panamax.opencl.OpenCl;
+import dev.panamax.opencl.binding.CL;
+import dev.panamax.opencl.binding.CLApi;
+import dev.panamax.opencl.binding.CLThunks;
+import dev.panamax.opencl.binding.ClCommandQueue;
+import dev.panamax.opencl.binding.ClContext;
+import dev.panamax.opencl.binding.ClDeviceId;
+import dev.panamax.opencl.binding.ClKernel;
+import dev.panamax.opencl.binding.ClMem;
+import dev.panamax.opencl.binding.ClPlatformId;
+import dev.panamax.opencl.binding.ClProgram;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The OpenCL dispatch figures through Panamax's generated binding (panamax-opencl, from opencl.yaml):
+ * the typed layer ({@link CLApi}: handle objects, checked statuses, Java arrays) for single calls,
+ * and, for the thousand-dispatch figures, the generated thunks ({@link CLThunks}) recorded once into a
+ * {@link Batch} and replayed: 1,000 enqueues (and their argument setting) and the clFinish in one
+ * crossing. Same kernel and steps as {@link RawDispatch}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class PanamaxDispatch {
+    private static final long[] GLOBAL_SIZE = {TinyKernel.GLOBAL_SIZE};
+
+    private Arena arena;
+    private ClContext context;
+    private ClCommandQueue queue;
+    private ClProgram program;
+    private ClKernel kernel;
+    private ClMem buffer;
+    private MemorySegment bufferArg;
+    private MemorySegment addendArg;
+    private MemorySegment countArg;
+    private Batch enqueues;
+    private Batch setArgsAndEnqueues;
+
+    @Setup(Level.Trial)
+    public void setup() {
+        arena = Arena.ofConfined();
+        List<ClPlatformId> platforms = OpenCl.platforms();
+        if (platforms.isEmpty()) throw TinyKernel.noPlatform("Panamax", CL.CL_PLATFORM_NOT_FOUND_KHR);
+        ClDeviceId device = OpenCl.devices(platforms.getFirst(), TinyKernel.CL_DEVICE_TYPE_ALL).getFirst();
+        context = CLApi.clCreateContext((long[]) null, new ClDeviceId[] {device}, null);
+        queue = OpenCl.queue(context, device);
+        program = OpenCl.buildProgram(context, device, TinyKernel.SOURCE, "");
+        kernel = CLApi.clCreateKernel(program, TinyKernel.NAME);
+        buffer = CLApi.clCreateBuffer(context, TinyKernel.CL_MEM_READ_WRITE, (long) TinyKernel.ELEMENTS * Float.BYTES, null);
+        bufferArg = arena.allocate(ValueLayout.ADDRESS);
+        bufferArg.set(ValueLayout.ADDRESS, 0, buffer.handle());
+        addendArg = arena.allocateFrom(ValueLayout.JAVA_FLOAT, TinyKernel.ADDEND);
+        countArg = arena.allocateFrom(ValueLayout.JAVA_INT, TinyKernel.ELEMENTS);
+        setArgs();
+
+        MemorySegment globalSize = arena.allocateFrom(ValueLayout.JAVA_LONG, TinyKernel.GLOBAL_SIZE);
+        enqueues = Batch.create(BatchMode.STANDARD, TinyKernel.BATCH + 1);
+        for (int i = 0; i < TinyKernel.BATCH; i++) recordEnqueue(enqueues, globalSize);
+        enqueues.add(CLThunks.clFinish).params().setAddress(0, queue.handle());
+        setArgsAndEnqueues = Batch.create(BatchMode.STANDARD, 4 * TinyKernel.BATCH + 1);
+        for (int i = 0; i < TinyKernel.BATCH; i++) {
+            recordSetArg(setArgsAndEnqueues, 0, ValueLayout.ADDRESS.byteSize(), bufferArg);
+            recordSetArg(setArgsAndEnqueues, 1, Float.BYTES, addendArg);
+            recordSetArg(setArgsAndEnqueues, 2, Integer.BYTES, countArg);
+            recordEnqueue(setArgsAndEnqueues, globalSize);
+        }
+        setArgsAndEnqueues.add(CLThunks.clFinish).params().setAddress(0, queue.handle());
+    }
+
+    private void recordEnqueue(Batch batch, MemorySegment globalSize) {
+        ParamBlock p = batch.add(CLThunks.clEnqueueNDRangeKernel).params();
+        p.setAddress(0, queue.handle()).setAddress(1, kernel.handle()).setInt(2, 1).setAddress(3, MemorySegment.NULL)
+                .setAddress(4, globalSize).setAddress(5, MemorySegment.NULL).setInt(6, 0)
+                .setAddress(7, MemorySegment.NULL).setAddress(8, MemorySegment.NULL);
+    }
+
+    private void recordSetArg(Batch batch, int index, long size, MemorySegment value) {
+        batch.add(CLThunks.clSetKernelArg).params().setAddress(0, kernel.handle()).setInt(1, index).setLong(2, size)
+                .setAddress(3, value);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        try {
+            if (queue != null) CLApi.clFinish(queue);
+        } finally {
+            // every object is released (in reverse order of creation) even when one release fails
+            try (Arena a = arena; ClContext c = context; ClCommandQueue q = queue; ClMem b = buffer; ClProgram p = program;
+                 ClKernel k = kernel; Batch e = enqueues; Batch s = setArgsAndEnqueues) {
+                // closed by try-with-resources
+            }
+        }
+    }
+
+    private void setArgs() {
+        CLApi.clSetKernelArg(kernel, 0, ValueLayout.ADDRESS.byteSize(), bufferArg);
+        CLApi.clSetKernelArg(kernel, 1, Float.BYTES, addendArg);
+        CLApi.clSetKernelArg(kernel, 2, Integer.BYTES, countArg);
+    }
+
+    private void enqueue() {
+        CLApi.clEnqueueNDRangeKernel(queue, kernel, null, GLOBAL_SIZE, null, null, null);
+    }
+
+    /** (a) one tiny kernel, enqueued and waited for, through the typed layer. */
+    @Benchmark
+    @Figure(value = "panamax.dispatch.roundtrip.us", baseline = "raw.dispatch.roundtrip.us")
+    public void roundtrip() {
+        enqueue();
+        CLApi.clFinish(queue);
+    }
+
+    /** (b) 1,000 tiny kernels and one clFinish, recorded once into a batch: one crossing per run; per kernel. */
+    @Benchmark
+    @OperationsPerInvocation(TinyKernel.BATCH)
+    @Figure(value = "panamax.dispatch.batched1000.perKernel.us", baseline = "raw.dispatch.batched1000.perKernel.us")
+    public void batched1000() {
+        enqueues.run();
+    }
+
+    /** (b) the same through the typed layer, one crossing per call: 1,000 enqueues, then clFinish. */
+    @Benchmark
+    @OperationsPerInvocation(TinyKernel.BATCH)
+    @Figure(value = "panamax.typed.dispatch.batched1000.perKernel.us", baseline = "raw.dispatch.batched1000.perKernel.us")
+    public void batched1000Typed() {
+        for (int i = 0; i < TinyKernel.BATCH; i++) enqueue();
+        CLApi.clFinish(queue);
+    }
+
+    /** (c) clSetKernelArg x3 + enqueue, 1,000 times, then clFinish, recorded once into a batch; per dispatch. */
+    @Benchmark
+    @OperationsPerInvocation(TinyKernel.BATCH)
+    @Figure(value = "panamax.dispatch.setArgs3.us", baseline = "raw.dispatch.setArgs3.us")
+    public void setArgs3() {
+        setArgsAndEnqueues.run();
+    }
+
+    /** (c) the same through the typed layer, one crossing per call. */
+    @Benchmark
+    @OperationsPerInvocation(TinyKernel.BATCH)
+    @Figure(value = "panamax.typed.dispatch.setArgs3.us", baseline = "raw.dispatch.setArgs3.us")
+    public void setArgs3Typed() {
+        for (int i = 0; i < TinyKernel.BATCH; i++) {
+            setArgs();
+            enqueue();
+        }
+        CLApi.clFinish(queue);
+    }
+}
