@@ -6,4 +6,6 @@ module dev.panamax.core {
     requires java.logging;
 
     exports dev.panamax.core;
+    exports dev.panamax.core.fp16;
+    exports dev.panamax.core.region;
 }
