@@ -4,8 +4,8 @@ package dev.panamax.core.fp16;
 public enum Fp16Strategy {
     /**
      * Chosen per call from the operands and the size, by measurement (docs/ARCHITECTURE.md, "fp16"):
-     * the JDK loop for heap arrays that fit in the caches, the native kernel for segments, with
-     * streaming stores from 16 MiB (fp32 side) and the converter's threads from 32 MiB.
+     * the JDK loop for heap arrays below 2 MiB (fp32 side), the native kernel for segments and for
+     * larger arrays, with streaming stores from 16 MiB and the converter's threads from 32 MiB.
      */
     AUTO,
     /**
