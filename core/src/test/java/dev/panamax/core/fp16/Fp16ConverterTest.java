@@ -39,7 +39,7 @@ class Fp16ConverterTest {
 
     static Stream<Fp16Converter> converters() {
         return Stream.of(Fp16Converter.auto(),
-                Fp16Converter.of(Fp16Strategy.AUTO, 2),
+                Fp16Converter.of(Fp16Strategy.AUTO, 1),
                 Fp16Converter.of(Fp16Strategy.JAVA, 1),
                 Fp16Converter.of(Fp16Strategy.NATIVE, 1),
                 Fp16Converter.of(Fp16Strategy.NATIVE, 2),
