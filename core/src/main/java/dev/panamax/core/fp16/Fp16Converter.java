@@ -54,8 +54,8 @@ public final class Fp16Converter {
     /**
      * The default converter: strategy AUTO, threads from {@code -Dpanamax.fp16.threads} (default 2,
      * or 1 on a single-CPU machine), used only for inputs of 32 MiB (fp32 side) or more. Measured
-     * at 64 MiB, two streaming threads beat one by 1.1-1.6x in every JMH run; they need a free core,
-     * so under heavy load they merely tie, and {@code -Dpanamax.fp16.threads=1} turns them off.
+     * at 64 MiB, two streaming threads beat one by 1.1-1.6x in 7 of 8 runs; they need a free core,
+     * so under heavy load they tie or lose, and {@code -Dpanamax.fp16.threads=1} turns them off.
      */
     public static Fp16Converter auto() {
         return AUTO;
