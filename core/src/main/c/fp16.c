@@ -138,12 +138,14 @@ static void to_f32_f16c(const uint16_t *src, float *dst, size_t n, int stream) {
 /* ------------------------------------------------------------------ dispatch */
 
 static int has_f16c(void) {
-    static int cached = -1;             /* benign race: every thread computes the same value */
-    if (cached < 0) {
+    static int cached = -1;             /* every thread that races here computes the same value */
+    int value = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (value < 0) {
         __builtin_cpu_init();
-        cached = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+        value = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+        __atomic_store_n(&cached, value, __ATOMIC_RELAXED);
     }
-    return cached;
+    return value;
 }
 
 typedef struct {
