@@ -1,5 +1,6 @@
 package dev.panamax.core.region;
 
+import dev.panamax.core.fp16.Fp16;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -16,6 +17,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** parallelFor: partitioned work over parts owned by worker threads, recombined afterwards. */
@@ -76,6 +79,25 @@ class RegionsParallelForTest {
             assertSame(Thread.currentThread(), region.owner());
             assertArrayEquals(expected, c.toArray(JAVA_DOUBLE));
             for (int i = 0; i < N * N; i += 97) assertEquals(expected[i], region.getDouble(i));
+        }
+    }
+
+    @Test
+    void partsPassTheirZeroCopyViewToNativeCode() {
+        int n = 1 << 16;
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment floats = arena.allocate(JAVA_FLOAT, n);
+            MemorySegment halves = arena.allocate(JAVA_SHORT, n);
+            for (int i = 0; i < n; i++) floats.setAtIndex(JAVA_FLOAT, i, i * 0.25f - 3000f);
+            Region region = Region.of(floats);
+            Regions.parallelFor(region, 2, 64, part -> {
+                // the part's own bytes go straight to the native fp16 kernel, no copy
+                MemorySegment view = part.segment();
+                Fp16.toHalf(view, 0, halves, part.offset() / 2, view.byteSize() / Float.BYTES);
+            });
+            for (int i = 0; i < n; i++) {
+                assertEquals(Float.floatToFloat16(floats.getAtIndex(JAVA_FLOAT, i)), halves.getAtIndex(JAVA_SHORT, i), "index=" + i);
+            }
         }
     }
 
