@@ -135,6 +135,7 @@ public final class Batch implements AutoCloseable {
      */
     public BatchEntry add(Thunk thunk, Object... args) {
         ensureOpen();
+        if (args == null) args = new Object[]{null}; // add(thunk, null): one NULL pointer argument
         ParamBlock.checkArguments(thunk.name(), thunk.plan(), args);
         BatchEntry e = add(thunk);
         ParamBlock p = e.params();

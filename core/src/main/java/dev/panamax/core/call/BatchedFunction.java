@@ -68,7 +68,7 @@ public final class BatchedFunction {
      */
     public BatchEntry record(Batch batch, Object... args) {
         Objects.requireNonNull(batch, "batch");
-        return batch.add(thunk(), args == null ? new Object[]{null} : args);
+        return batch.add(thunk(), args);
     }
 
     /**
