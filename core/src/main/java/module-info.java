@@ -11,4 +11,6 @@ module dev.panamax.core {
     exports dev.panamax.core.upcall;
     exports dev.panamax.core.abi;
     exports dev.panamax.core.batch;
+    exports dev.panamax.core.fp16;
+    exports dev.panamax.core.region;
 }

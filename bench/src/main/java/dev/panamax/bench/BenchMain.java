@@ -103,9 +103,43 @@ public final class BenchMain implements Callable<Integer> {
             String name = f == null ? p.getBenchmark().replaceFirst("^dev\\.panamax\\.bench\\.", "") + paramSuffix(p)
                     : substitute(f.value(), p);
             String baseline = f == null ? "" : substitute(f.baseline(), p);
-            out.add(new Result(name, r.getPrimaryResult().getScoreUnit(), s.getPercentile(50), s.getMin(), s.getMax(), baseline));
+            Result result = new Result(name, r.getPrimaryResult().getScoreUnit(), s.getPercentile(50), s.getMin(), s.getMax(), baseline);
+            out.add(f != null && f.bytesPerOp() > 0 ? inGigabytesPerSecond(result, f.bytesPerOp()) : result);
         }
         return out;
+    }
+
+    /**
+     * A throughput ({@code ops/s}, {@code ops/ms}, ...) or time-per-operation ({@code ms/op}, ...)
+     * figure as bandwidth in GB/s (10^9 bytes per second), given the bytes one operation moves.
+     * A time per operation inverts, so its min and max swap.
+     */
+    static Result inGigabytesPerSecond(Result r, long bytesPerOp) {
+        String unit = r.unit();
+        double gb = bytesPerOp / 1e9;
+        if (unit.startsWith("ops/")) {
+            double perSecond = 1 / seconds(unit.substring(4), r);
+            return new Result(r.name(), "GB/s", r.median() * perSecond * gb, r.min() * perSecond * gb, r.max() * perSecond * gb, r.baseline());
+        }
+        if (unit.endsWith("/op")) {
+            double s = seconds(unit.substring(0, unit.length() - 3), r);
+            return new Result(r.name(), "GB/s", gb / (r.median() * s), gb / (r.max() * s), gb / (r.min() * s), r.baseline());
+        }
+        throw new IllegalArgumentException("cannot convert to GB/s: figure=" + r.name() + " unit=" + unit
+                + " expected ops/<time> or <time>/op");
+    }
+
+    private static double seconds(String timeUnit, Result r) {
+        return switch (timeUnit) {
+            case "ns" -> 1e-9;
+            case "us" -> 1e-6;
+            case "ms" -> 1e-3;
+            case "s" -> 1;
+            case "min" -> 60;
+            case "hr" -> 3600;
+            default -> throw new IllegalArgumentException("cannot convert to GB/s: figure=" + r.name() + " unit=" + r.unit()
+                    + " timeUnit=" + timeUnit + " expected ns, us, ms, s, min or hr");
+        };
     }
 
     private static Figure figureOf(String benchmark) {

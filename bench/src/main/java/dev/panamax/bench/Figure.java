@@ -11,6 +11,8 @@ import java.lang.annotation.Target;
  * {@code {param}} placeholders are replaced by the JMH parameter of that name
  * ({@code "panamax.heap.sum{n}"} with {@code n=1m} gives {@code panamax.heap.sum1m}).
  * A method without this annotation is reported under its JMH name.
+ * With {@code bytesPerOp}, the score is reported as bandwidth in GB/s (10^9 bytes per second)
+ * instead of JMH's unit: {@code @Figure(value = "copy.64m.GBps", bytesPerOp = 64L << 20)}.
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)
@@ -20,4 +22,7 @@ public @interface Figure {
 
     /** The result this one is compared against (ratio column); empty for none. */
     String baseline() default "";
+
+    /** Bytes one benchmark operation moves; above 0, the figure is converted to GB/s. */
+    long bytesPerOp() default 0;
 }

@@ -53,12 +53,8 @@ class HeapInPlaceTest {
         try (Arena arena = Arena.ofConfined(); Batch batch = Batch.create(BatchMode.CRITICAL)) {
             MemorySegment x = arena.allocateFrom(ValueLayout.JAVA_FLOAT, 1, 2, 3, 4);
             MemorySegment y = arena.allocateFrom(ValueLayout.JAVA_FLOAT, 0, 0, 0, 0);
-            for (int i = 0; i < 10; i++) {
-                batch.add(CBLASThunks.cblas_saxpy).params().setInt(0, 4).setFloat(1, 1f).setAddress(2, x)
-                        .setInt(3, 1).setAddress(4, y).setInt(5, 1);
-            }
-            var dot = batch.add(CBLASThunks.cblas_sdot);
-            dot.params().setInt(0, 4).setAddress(1, x).setInt(2, 1).setAddress(3, y).setInt(4, 1);
+            for (int i = 0; i < 10; i++) CBLASThunks.cblas_saxpy.record(batch, 4, 1f, x, 1, y, 1);
+            var dot = CBLASThunks.cblas_sdot.record(batch, 4, x, 1, y, 1);
             batch.run();
             assertArrayEquals(new float[] {10, 20, 30, 40}, y.toArray(ValueLayout.JAVA_FLOAT));
             assertEquals(10f * (1 + 4 + 9 + 16), dot.params().returnFloat());

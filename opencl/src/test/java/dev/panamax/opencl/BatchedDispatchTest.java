@@ -19,8 +19,9 @@ import java.lang.foreign.ValueLayout;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * 1,000 kernel dispatches and a clFinish in one crossing: the generated thunks (compiled by the
- * bindgen plugin into libpanamax_glue_opencl.so in the jar) recorded into a core Batch.
+ * 1,000 kernel dispatches and a clFinish in one crossing: the generated {@code Tier.BATCHED}
+ * recorders ({@link CLThunks}, thunks compiled by the bindgen plugin into libpanamax_glue_opencl.so
+ * in the jar) record into a core Batch.
  */
 class BatchedDispatchTest extends PoclTestBase {
     static final String SOURCE = "__kernel void inc(__global float *a) { a[get_global_id(0)] += 1.0f; }";
@@ -38,13 +39,10 @@ class BatchedDispatchTest extends PoclTestBase {
             OpenCl.setArg(kernel, 0, buffer);
             MemorySegment globalSize = arena.allocateFrom(ValueLayout.JAVA_LONG, n);
             for (int i = 0; i < 1000; i++) {
-                batch.add(CLThunks.clEnqueueNDRangeKernel).params()
-                        .setAddress(0, queue.handle()).setAddress(1, kernel.handle()).setInt(2, 1)
-                        .setAddress(3, MemorySegment.NULL).setAddress(4, globalSize).setAddress(5, MemorySegment.NULL)
-                        .setInt(6, 0).setAddress(7, MemorySegment.NULL).setAddress(8, MemorySegment.NULL);
+                CLThunks.clEnqueueNDRangeKernel.record(batch, queue.handle(), kernel.handle(), 1, null, globalSize, null, 0,
+                        null, null);
             }
-            BatchEntry finish = batch.add(CLThunks.clFinish);
-            finish.params().setAddress(0, queue.handle());
+            BatchEntry finish = CLThunks.clFinish.record(batch, queue.handle());
             batch.run();
             assertEquals(CL.CL_SUCCESS, finish.resultInt());
             MemorySegment out = arena.allocate(ValueLayout.JAVA_FLOAT, n);
@@ -61,11 +59,9 @@ class BatchedDispatchTest extends PoclTestBase {
              Batch batch = Batch.create(BatchMode.STANDARD)) {
             // the argument is never set: CL_INVALID_KERNEL_ARGS
             MemorySegment globalSize = arena.allocateFrom(ValueLayout.JAVA_LONG, 8);
-            batch.add(CLThunks.clEnqueueNDRangeKernel).params()
-                    .setAddress(0, queue.handle()).setAddress(1, kernel.handle()).setInt(2, 1)
-                    .setAddress(4, globalSize);
-            BatchEntry finish = batch.add(CLThunks.clFinish);
-            finish.params().setAddress(0, queue.handle());
+            CLThunks.clEnqueueNDRangeKernel.record(batch, queue.handle(), kernel.handle(), 1, null, globalSize, null, 0,
+                    null, null);
+            CLThunks.clFinish.record(batch, queue.handle());
             BatchFailedException e = assertThrows(BatchFailedException.class, batch::run);
             assertTrue(e.getMessage().contains("clEnqueueNDRangeKernel") && e.getMessage().contains("-52"), e.getMessage());
         }

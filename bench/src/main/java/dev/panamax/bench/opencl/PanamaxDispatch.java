@@ -3,7 +3,6 @@ package dev.panamax.bench.opencl;
 import dev.panamax.bench.Figure;
 import dev.panamax.core.batch.Batch;
 import dev.panamax.core.batch.BatchMode;
-import dev.panamax.core.batch.ParamBlock;
 import dev.panamax.opencl.OpenCl;
 import dev.panamax.opencl.binding.CL;
 import dev.panamax.opencl.binding.CLApi;
@@ -35,8 +34,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The OpenCL dispatch figures through Panamax's generated binding (panamax-opencl, from opencl.yaml):
  * the typed layer ({@link CLApi}: handle objects, checked statuses, Java arrays) for single calls,
- * and, for the thousand-dispatch figures, the generated thunks ({@link CLThunks}) recorded once into a
- * {@link Batch} and replayed: 1,000 enqueues (and their argument setting) and the clFinish in one
+ * and, for the thousand-dispatch figures, the generated {@code Tier.BATCHED} recorders ({@link CLThunks})
+ * recorded once into a {@link Batch} and replayed: 1,000 enqueues (and their argument setting) and the clFinish in one
  * crossing. Same kernel and steps as {@link RawDispatch}.
  */
 @State(Scope.Thread)
@@ -77,7 +76,7 @@ public class PanamaxDispatch {
         MemorySegment globalSize = arena.allocateFrom(ValueLayout.JAVA_LONG, TinyKernel.GLOBAL_SIZE);
         enqueues = Batch.create(BatchMode.STANDARD, TinyKernel.BATCH + 1);
         for (int i = 0; i < TinyKernel.BATCH; i++) recordEnqueue(enqueues, globalSize);
-        enqueues.add(CLThunks.clFinish).params().setAddress(0, queue.handle());
+        CLThunks.clFinish.record(enqueues, queue.handle());
         setArgsAndEnqueues = Batch.create(BatchMode.STANDARD, 4 * TinyKernel.BATCH + 1);
         for (int i = 0; i < TinyKernel.BATCH; i++) {
             recordSetArg(setArgsAndEnqueues, 0, ValueLayout.ADDRESS.byteSize(), bufferArg);
@@ -85,19 +84,15 @@ public class PanamaxDispatch {
             recordSetArg(setArgsAndEnqueues, 2, Integer.BYTES, countArg);
             recordEnqueue(setArgsAndEnqueues, globalSize);
         }
-        setArgsAndEnqueues.add(CLThunks.clFinish).params().setAddress(0, queue.handle());
+        CLThunks.clFinish.record(setArgsAndEnqueues, queue.handle());
     }
 
     private void recordEnqueue(Batch batch, MemorySegment globalSize) {
-        ParamBlock p = batch.add(CLThunks.clEnqueueNDRangeKernel).params();
-        p.setAddress(0, queue.handle()).setAddress(1, kernel.handle()).setInt(2, 1).setAddress(3, MemorySegment.NULL)
-                .setAddress(4, globalSize).setAddress(5, MemorySegment.NULL).setInt(6, 0)
-                .setAddress(7, MemorySegment.NULL).setAddress(8, MemorySegment.NULL);
+        CLThunks.clEnqueueNDRangeKernel.record(batch, queue.handle(), kernel.handle(), 1, null, globalSize, null, 0, null, null);
     }
 
     private void recordSetArg(Batch batch, int index, long size, MemorySegment value) {
-        batch.add(CLThunks.clSetKernelArg).params().setAddress(0, kernel.handle()).setInt(1, index).setLong(2, size)
-                .setAddress(3, value);
+        CLThunks.clSetKernelArg.record(batch, kernel.handle(), index, size, value);
     }
 
     @TearDown(Level.Trial)

@@ -55,6 +55,17 @@ public record Declarations(String file, int format, String library, List<String>
                 f.returns().location()));
     }
 
+    /**
+     * The rule a batch checks {@code f}'s result with, from its {@code returns: {status: ...}}
+     * convention; empty when it declares none. See {@link StatusRules}.
+     *
+     * @throws DeclarationsException when the convention cannot be checked by a batch (success codes
+     *                               not one contiguous range, or not values of the return type)
+     */
+    public Optional<dev.panamax.core.batch.StatusRule> statusRule(Function f) {
+        return StatusRules.of(this, f);
+    }
+
     /** The functions marked {@code batchable}, as core functions. */
     public List<CFunction> batchableFunctions() {
         return functions.stream().filter(Function::batchable).map(this::cFunction).toList();

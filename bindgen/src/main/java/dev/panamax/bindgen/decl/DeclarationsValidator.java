@@ -66,9 +66,10 @@ final class DeclarationsValidator {
     private void returns(Function f) {
         Returns r = f.returns();
         TypeRef t = TypeRefs.unalias(types, r.type());
-        if (r.status() != null && !TypeRefs.isIntegerValue(types, t)) {
+        boolean bool = t instanceof TypeRef.Primitive p && p.kind() == dev.panamax.core.abi.ScalarKind.BOOL;
+        if (r.status() != null && !TypeRefs.isIntegerValue(types, t) && !bool) {
             throw new DeclarationsException(r.location(), "status " + r.status() + " on " + f.name() + " returning "
-                    + r.type().spelling() + "; expected an integer return type for a status");
+                    + r.type().spelling() + "; expected an integer or bool return type for a status");
         }
         if (r.ownership() != null) {
             TypeDecl.Handle h = TypeRefs.handle(types, t);

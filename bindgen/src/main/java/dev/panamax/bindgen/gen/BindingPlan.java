@@ -87,8 +87,8 @@ public record BindingPlan(String sourceName, String library, Names names, List<S
      * {@code void release(handle)}. {@code ownable} is false for types that are always borrowed.
      */
     public record HandlePlan(String declName, String className, String retain, boolean retainDeclared, String retainStatus,
-                             String release, boolean releaseDeclared, String releaseStatus, boolean ownable,
-                             boolean ownedByDefault) {}
+                             ScalarKind retainStatusKind, String release, boolean releaseDeclared, String releaseStatus,
+                             ScalarKind releaseStatusKind, boolean ownable, boolean ownedByDefault) {}
 
     /**
      * A callback type: a functional interface of the typed values, a {@code Native} interface of the

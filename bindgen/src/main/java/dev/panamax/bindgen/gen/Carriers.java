@@ -60,6 +60,7 @@ final class Carriers {
             case U8 -> "Byte.toUnsignedLong(" + expr + ")";
             case U16 -> "Short.toUnsignedLong(" + expr + ")";
             case U32 -> "Integer.toUnsignedLong(" + expr + ")";
+            case BOOL -> "(" + expr + " ? 1L : 0L)";
             default -> "(long) " + expr;
         };
     }

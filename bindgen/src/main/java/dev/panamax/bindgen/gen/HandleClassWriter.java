@@ -69,7 +69,7 @@ final class HandleClassWriter {
             s.line("MemorySegment object = MemorySegment.ofAddress(address);");
             if (h.retainDeclared()) {
                 if (h.retainStatus() != null) {
-                    s.line(n.exception() + ".check_" + h.retainStatus() + "(" + widen(plan, h.retainStatus(),
+                    s.line(n.exception() + ".check_" + h.retainStatus() + "(" + Carriers.toLong(h.retainStatusKind(),
                             n.raw() + "." + h.retain() + "(object)") + ", " + JavaNames.literal(h.retain()) + ");");
                 } else {
                     s.line(n.raw() + "." + h.retain() + "(object);");
@@ -104,7 +104,7 @@ final class HandleClassWriter {
             s.line("MemorySegment object = MemorySegment.ofAddress(address);");
             if (h.releaseDeclared()) {
                 if (h.releaseStatus() != null) {
-                    s.line(n.exception() + ".check_" + h.releaseStatus() + "(" + widen(plan, h.releaseStatus(),
+                    s.line(n.exception() + ".check_" + h.releaseStatus() + "(" + Carriers.toLong(h.releaseStatusKind(),
                             n.raw() + "." + h.release() + "(object)") + ", " + JavaNames.literal(h.release()) + ");");
                 } else {
                     s.line(n.raw() + "." + h.release() + "(object);");
@@ -120,13 +120,5 @@ final class HandleClassWriter {
         }
         s.close("}");
         return s.toString();
-    }
-
-    /** A status expression widened to long as its convention's type says. */
-    static String widen(BindingPlan plan, String convention, String expr) {
-        for (BindingPlan.ConventionPlan c : plan.conventions()) {
-            if (c.name().equals(convention)) return Carriers.toLong(c.type(), expr);
-        }
-        throw new IllegalStateException("no convention " + convention);
     }
 }

@@ -34,7 +34,7 @@ final class JavaNames {
             "SegmentAllocator", "FunctionDescriptor", "MethodHandle", "MethodHandles", "Reference", "NativeLibrary",
             "Tier", "NativeHandle", "SegmentAccess", "ScratchStack", "CallbackRegistry", "Upcalls", "UpcallStub",
             "CType", "CFunction", "CFunctionType", "Thunk", "StatusRule", "BundledNatives", "Optional", "SymbolLookup",
-            "StringBuilder", "ReflectiveOperationException", "Native", "Holder");
+            "StringBuilder", "ReflectiveOperationException", "Native", "Holder", "BatchedFunction");
 
     /** Methods of Object: a static method or record component of one of these names would clash with them. */
     static final Set<String> OBJECT_METHODS = Set.of("wait", "notify", "notifyAll", "getClass", "hashCode", "toString",

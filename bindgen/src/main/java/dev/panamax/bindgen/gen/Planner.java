@@ -299,9 +299,15 @@ public final class Planner {
         boolean retainDeclared = retain != null && JavaNames.usableAsIs(retain.name());
         boolean releaseDeclared = release != null && JavaNames.usableAsIs(release.name());
         return new HandlePlan(h.name(), classOf.get(h.name()), h.retain(), retainDeclared,
-                retainDeclared ? retain.returns().status() : null, h.release(), releaseDeclared,
-                releaseDeclared ? release.returns().status() : null, h.release() != null,
-                h.ownership() == Returns.Ownership.OWNED);
+                retainDeclared ? retain.returns().status() : null, retainDeclared ? statusKind(retain) : null,
+                h.release(), releaseDeclared, releaseDeclared ? release.returns().status() : null,
+                releaseDeclared ? statusKind(release) : null, h.release() != null, h.ownership() == Returns.Ownership.OWNED);
+    }
+
+    /** The C type of a function's checked status (its return), or null when it declares none. */
+    private ScalarKind statusKind(Function f) {
+        if (f.returns().status() == null) return null;
+        return ((CType.Scalar) d.resolve(f.returns().type())).kind();
     }
 
     private void callback(TypeDecl.Callback c) {
@@ -369,17 +375,11 @@ public final class Planner {
                 ret instanceof CType.Aggregate, params, f.tier().name(), sig.toString());
     }
 
+    /** A batchable function's recorder: critical per its tier, with the batch status rule of its convention. */
     private ThunkPlan thunk(Function f, CFunction cf) {
-        String rule = null;
-        if (f.returns().status() != null) {
-            List<Long> success = d.errors().get(f.returns().status()).success().stream().sorted().distinct().toList();
-            long lo = success.getFirst();
-            long hi = success.getLast();
-            if (success.size() == 1) rule = "StatusRule.successIs(" + lo + "L)";
-            else if (hi - lo == success.size() - 1) rule = "StatusRule.successBetween(" + lo + "L, " + hi + "L)";
-            else skipped.add(new Skip(f.name(), "thunk status", "success codes " + success + " are not one range:"
-                    + " batches do not check this function's status"));
-        }
+        String rule = d.statusRule(f).map(r -> r.successInRange()
+                ? "StatusRule.successBetween(" + r.low() + "L, " + r.high() + "L)"
+                : "new StatusRule(" + r.low() + "L, " + r.high() + "L, false)").orElse(null);
         return new ThunkPlan(f.name(), cf, f.isCritical(), rule);
     }
 
@@ -472,7 +472,7 @@ public final class Planner {
             deriveLengths(ps, javaNames, m);
             List<TypedParam> tps = new ArrayList<>();
             for (int i = 0; i < ps.size(); i++) tps.add(new TypedParam(ps.get(i), javaNames.get(i), m[i]));
-            out.add(new TypedFunction(f.name(), v, f.tier().name(), tps, result, status, outs, record));
+            out.add(new TypedFunction(f.name(), v, f.tier().name(), tps, result, status, statusKind(f), outs, record));
         }
         return out;
     }

@@ -10,32 +10,33 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The thunks of the batchable functions, as core {@code Thunk}s ready for a {@code Batch}: each
- * classified at class initialization from the same C model the C glue was emitted from, critical
- * when declared so, with the status rule of its error convention. The thunks come from the library
- * itself when it carries them, else from the glue library the build compiled into the jar.
+ * The batchable functions bound at {@code Tier.BATCHED}: one {@code BatchedFunction} each, declared
+ * by the same C model the C glue was emitted from, critical when declared so, with the status rule of
+ * its error convention, recorded into a {@code Batch} with {@code record(batch, args...)}. Their
+ * thunks come from the library itself when it carries them, else from the glue library the build
+ * compiled into the jar.
  */
 final class ThunksClassWriter {
     private ThunksClassWriter() {}
 
     static String write(BindingPlan plan) {
         BindingPlan.Names n = plan.names();
-        Source s = new Source(plan, List.of("dev.panamax.core.BundledNatives", "dev.panamax.core.abi.CFunction",
-                "dev.panamax.core.abi.CFunctionType", "dev.panamax.core.abi.CType", "dev.panamax.core.batch.StatusRule",
-                "dev.panamax.core.batch.Thunk", "dev.panamax.core.call.NativeLibrary", "java.lang.foreign.SymbolLookup",
-                "java.util.List"));
-        s.doc("The MetaABI thunks of the batchable functions of " + plan.library() + ", to record into a {@code Batch}:",
-                "{@code batch.add(" + n.thunks() + "." + plan.thunks().getFirst().name() + ")}. Loaded on first use: from the library",
-                "itself if it carries them, else from {@code " + plan.glueLibraryFile() + "} in the jar.");
+        Source s = new Source(plan, List.of("dev.panamax.core.BundledNatives", "dev.panamax.core.abi.CFunctionType",
+                "dev.panamax.core.abi.CType", "dev.panamax.core.batch.StatusRule", "dev.panamax.core.call.BatchedFunction",
+                "dev.panamax.core.call.NativeLibrary", "dev.panamax.core.call.Tier", "java.util.List"));
+        s.doc("The batchable functions of " + plan.library() + " bound at {@code Tier.BATCHED}, to record into a {@code Batch}:",
+                "{@code " + n.thunks() + "." + plan.thunks().getFirst().name() + ".record(batch, args...)}, replayed with new",
+                "arguments through the entry's parameter block. Their MetaABI thunks come from the library itself if it carries",
+                "them, else from {@code " + plan.glueLibraryFile() + "} in the jar.");
         s.open("public final class " + n.thunks() + " {");
         Map<String, String> structFields = new LinkedHashMap<>();
         List<String> thunkLines = new ArrayList<>();
         for (ThunkPlan t : plan.thunks()) {
-            String fn = "new CFunction(" + JavaNames.literal(t.name()) + ", " + functionType(t.function().type(), structFields) + ")";
-            thunkLines.add("public static final Thunk " + t.name() + " = $$thunk(" + fn + ", " + t.critical() + ", "
+            thunkLines.add("public static final BatchedFunction " + t.name() + " = $$recorder(" + JavaNames.literal(t.name())
+                    + ", " + functionType(t.function().type(), structFields) + ", " + t.critical() + ", "
                     + (t.statusRule() == null ? "null" : t.statusRule()) + ");");
         }
-        s.line("private static final SymbolLookup $$glue = $$glue();");
+        s.line("private static final NativeLibrary $$glue = $$glue();");
         for (Map.Entry<String, String> e : structFields.entrySet()) {
             s.line("private static final CType $$T_" + e.getKey() + " = " + e.getValue() + ";");
         }
@@ -44,18 +45,18 @@ final class ThunksClassWriter {
         s.line("");
         s.line("private " + n.thunks() + "() {}");
         s.line("");
-        s.open("private static SymbolLookup $$glue() {");
+        s.doc("The library that exports the thunks: the bound library itself, or the glue library from the jar.");
+        s.open("private static NativeLibrary $$glue() {");
         s.line("NativeLibrary library = " + n.raw() + ".$$library;");
-        s.line("if (library.find(" + JavaNames.literal("pmx_thunk_" + plan.thunks().getFirst().name()) + ").isPresent()) return library::find;");
-        s.line("NativeLibrary glue = NativeLibrary.load(BundledNatives.extract(" + n.thunks() + ".class, "
+        s.line("if (library.find(" + JavaNames.literal("pmx_thunk_" + plan.thunks().getFirst().name()) + ").isPresent()) return library;");
+        s.line("return NativeLibrary.load(BundledNatives.extract(" + n.thunks() + ".class, "
                 + JavaNames.literal(plan.glueLibraryFile()) + "));");
-        s.line("return glue::find;");
         s.close("}");
         s.line("");
-        s.open("private static Thunk $$thunk(CFunction function, boolean critical, StatusRule status) {");
-        s.line("Thunk t = Thunk.find($$glue, function);");
-        s.line("if (critical) t = t.asCritical();");
-        s.line("return status == null ? t : t.withStatus(status);");
+        s.open("private static BatchedFunction $$recorder(String symbol, CFunctionType type, boolean critical, StatusRule status) {");
+        s.line("BatchedFunction f = $$glue.function(symbol).type(type).tier(Tier.BATCHED).recorder();");
+        s.line("if (critical) f = f.asCritical();");
+        s.line("return status == null ? f : f.withStatus(status);");
         s.close("}");
         s.close("}");
         return s.toString();

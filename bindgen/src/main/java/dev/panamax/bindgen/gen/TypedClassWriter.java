@@ -177,8 +177,7 @@ final class TypedClassWriter {
         }
         // statuses
         if (f.status() != null) {
-            String conv = f.status().substring("check_".length());
-            s.line(n.exception() + "." + f.status() + "(" + HandleClassWriter.widen(plan, conv, "$$result") + ", " + fn + ");");
+            s.line(n.exception() + "." + f.status() + "(" + Carriers.toLong(f.statusKind(), "$$result") + ", " + fn + ");");
         }
         for (TypedParam p : f.params()) {
             if (!(p.mapping() instanceof Mapping.Errcode e)) continue;

@@ -14,11 +14,12 @@ import java.util.List;
  * @param params      the C parameters in order, each with its mapping
  * @param result      what the Java method returns
  * @param status      the check method of the returned status's convention, or null
+ * @param statusKind  the C type of the returned status (how it widens to the check's long), or null
  * @param outs        names of the out-parameters returned as the result (one: the value; several: a record)
  * @param resultRecord the nested record returning several out-parameters, or null
  */
 public record TypedFunction(String name, Variant variant, String tier, List<TypedParam> params, Result result,
-                            String status, List<String> outs, String resultRecord) {
+                            String status, ScalarKind statusKind, List<String> outs, String resultRecord) {
     public TypedFunction {
         params = List.copyOf(params);
         outs = List.copyOf(outs);

@@ -44,8 +44,8 @@ class PlannerTest {
     @Test
     void handlesKnowHowTheyAreReleased() {
         BindingPlan.HandlePlan obj = PLAN.handles().getFirst();
-        assertEquals(new BindingPlan.HandlePlan("demo_obj", "DemoObj", "demo_retain", true, "demo_status", "demo_release",
-                true, "demo_status", true, true), obj);
+        assertEquals(new BindingPlan.HandlePlan("demo_obj", "DemoObj", "demo_retain", true, "demo_status", ScalarKind.I32,
+                "demo_release", true, "demo_status", ScalarKind.I32, true, true), obj);
         BindingPlan.HandlePlan root = PLAN.handles().get(1);
         assertFalse(root.ownable());
         assertFalse(root.ownedByDefault());
@@ -106,7 +106,7 @@ class PlannerTest {
     void batchableFunctionsGetThunksWithTheirStatusRule() {
         assertEquals(List.of("demo_sum", "demo_size_of"), PLAN.thunks().stream().map(BindingPlan.ThunkPlan::name).toList());
         assertNull(PLAN.thunks().getFirst().statusRule());
-        assertEquals("StatusRule.successIs(0L)", PLAN.thunks().get(1).statusRule());
+        assertEquals("StatusRule.successBetween(0L, 0L)", PLAN.thunks().get(1).statusRule());
         assertTrue(PLAN.thunks().getFirst().critical(), "critical_heap is a critical tier");
         assertTrue(PLAN.thunks().get(1).critical());
         assertEquals(List.of(), PLAN.skipped());

@@ -72,7 +72,7 @@ class ValidationErrorsTest {
     @Test
     void keysThatDoNotFitTheirType() {
         assertError(HEAD + "errors:\n  st: {type: i32, success: [0]}\nfunctions:\n  - name: f\n    returns: {type: f32, status: st}\n",
-                "8:21", "status st on f returning f32", "expected an integer return type");
+                "8:21", "status st on f returning f32", "expected an integer or bool return type");
         assertError(HEAD + "errors:\n  st: {type: i32, success: [0]}\nfunctions:\n  - name: f\n    params: [{name: e, type: i32, errcode: st}]\n",
                 "8:30", "errcode st on parameter e of f", "expected a pointer to an integer");
         assertError(HEAD + "functions:\n  - name: f\n    returns: {type: ptr, ownership: owned}\n", "6:21",
@@ -85,6 +85,12 @@ class ValidationErrorsTest {
                 "release function rel of handle h takes [i32]", "expected exactly one parameter of type h");
         assertError(HEAD + "types:\n  cb: {callback: {params: [[f32, x]], user_data: x}}\n", "5:29",
                 "user_data parameter x of callback cb has type f32");
+    }
+
+    @Test
+    void aBatchableStatusABatchCannotCheck() {
+        assertError(HEAD + "errors:\n  st: {type: i32, success: [0, 2]}\nfunctions:\n  - name: f\n    returns: {type: i32, status: st}\n"
+                + "    batchable: true\n", "8:21", "success codes [0, 2] of status convention st", "not one contiguous range");
     }
 
     @Test

@@ -2,7 +2,6 @@ package dev.panamax.core.batch;
 
 import dev.panamax.core.abi.BlockLayout;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -28,15 +27,23 @@ import java.util.List;
  * }
  * }</pre>
  *
- * A batch owns its native memory (a confined arena: use it from the thread that created it) and
- * frees it on {@link #close()}.
+ * A batch owns its native memory: a command buffer and an argument area, each an owned
+ * {@link dev.panamax.core.memory.NativeBuffer} reserved against the native memory budget
+ * ({@link dev.panamax.core.memory.NativeMemory}) and replaced by a larger one as recording grows.
+ * {@link #close()} frees both, exactly once; a batch that is never closed is freed by the GC and
+ * reported as a leak by {@link dev.panamax.core.memory.LeakDetection}, with the place it was created.
+ * Its memory joins no {@link dev.panamax.core.memory.NativeScope}: close the batch itself
+ * (try-with-resources). Use a batch from the thread that created it.
  */
 public final class Batch implements AutoCloseable {
-    private static final int ALIGN = 64;
+    private static final int ALIGN = BatchRegion.ALIGN;
 
     private final BatchMode mode;
-    private final Arena arena = Arena.ofConfined();
     private final List<BatchEntry> entries = new ArrayList<>();
+    /** The entries as the runner reads them. */
+    private final BatchRegion commands;
+    /** Every entry's parameter block, back to back. */
+    private final BatchRegion arguments;
     private MemorySegment buffer;
     /** Every entry's parameter block, back to back: one segment, so a loop writing arguments touches one object. */
     private final ParamBlock.Storage area;
@@ -48,8 +55,15 @@ public final class Batch implements AutoCloseable {
     private Batch(BatchMode mode, int initialCapacity) {
         this.mode = mode;
         int capacity = Math.max(1, initialCapacity);
-        this.buffer = arena.allocate((long) capacity * BatchNative.ENTRY_SIZE, ALIGN);
-        this.area = new ParamBlock.Storage(arena.allocate((long) capacity * 16, ALIGN));
+        this.commands = new BatchRegion("batch command buffer: mode=" + mode, (long) capacity * BatchNative.ENTRY_SIZE);
+        try {
+            this.arguments = new BatchRegion("batch argument area: mode=" + mode, (long) capacity * 16);
+        } catch (Throwable t) {
+            commands.close();
+            throw t;
+        }
+        this.buffer = commands.segment();
+        this.area = new ParamBlock.Storage(arguments.segment());
         this.blockOffsets = new long[capacity];
     }
 
@@ -107,6 +121,29 @@ public final class Batch implements AutoCloseable {
     }
 
     /**
+     * Records a call of {@code thunk} with {@code args}, one per C parameter in order, checked before
+     * anything is recorded. Each argument is a boxed value of its parameter's C type: {@code Boolean}
+     * (bool); {@code Byte}, {@code Short}, {@code Integer}, {@code Long} for integers of that width
+     * (a narrower integer widens; signedness is C's, so pass a u32 as an {@code int}); {@code Float};
+     * {@code Double} (or a {@code Float}); a native {@link MemorySegment} or {@code null} for
+     * pointers; a {@code MemorySegment} of exactly the type's size for structs, unions and long
+     * double. For a batch replayed with new arguments, write them through {@link BatchEntry#params()}
+     * (no boxing).
+     *
+     * @throws IllegalArgumentException for a wrong count or type (naming the parameter), or a
+     *                                  function not declared critical in a CRITICAL batch
+     */
+    public BatchEntry add(Thunk thunk, Object... args) {
+        ensureOpen();
+        if (args == null) args = new Object[]{null}; // add(thunk, null): one NULL pointer argument
+        ParamBlock.checkArguments(thunk.name(), thunk.plan(), args);
+        BatchEntry e = add(thunk);
+        ParamBlock p = e.params();
+        for (int i = 0; i < args.length; i++) p.setArgument(i, args[i]);
+        return e;
+    }
+
+    /**
      * Runs every entry in one downcall, in order.
      *
      * @throws BatchFailedException when an entry's status check fails; entries before it ran
@@ -146,12 +183,27 @@ public final class Batch implements AutoCloseable {
         return area.segment.asSlice(0, areaUsed);
     }
 
-    /** Frees the command buffer and every parameter block; the batch and its entries are unusable after. */
+    /**
+     * Native bytes this batch holds now (command buffer and argument area), all of them reserved
+     * against the native memory budget.
+     */
+    public long nativeBytes() {
+        ensureOpen();
+        return commands.nativeBytes() + arguments.nativeBytes();
+    }
+
+    /**
+     * Frees the command buffer and every parameter block; the batch and its entries are unusable
+     * after, and segments taken from them fail. Idempotent.
+     *
+     * @throws WrongThreadException from a thread other than the creator's; nothing is freed then
+     */
     @Override
     public void close() {
         if (closed) return;
+        commands.close();   // throws from another thread before freeing anything
+        arguments.close();
         closed = true;
-        arena.close();
     }
 
     // -------------------------------------------------------------- package-private, for BatchEntry
@@ -169,11 +221,10 @@ public final class Batch implements AutoCloseable {
         if (closed) throw BatchErrors.closed();
     }
 
-    /** Doubles the command buffer; the old one stays in the arena until close. */
+    /** Doubles the command buffer; the old one is freed. */
     private void grow() {
-        MemorySegment bigger = arena.allocate(Math.max(buffer.byteSize() * 2, BatchNative.ENTRY_SIZE * 16L), ALIGN);
-        MemorySegment.copy(buffer, 0, bigger, 0, buffer.byteSize());
-        buffer = bigger;
+        buffer = commands.grow(Math.max(buffer.byteSize() * 2, BatchNative.ENTRY_SIZE * 16L),
+                (long) entries.size() * BatchNative.ENTRY_SIZE);
     }
 
     /** The block's offset in the argument area, grown (and every entry's block pointer moved) when full. */
@@ -185,9 +236,7 @@ public final class Batch implements AutoCloseable {
         long at = (areaUsed + layout.align() - 1) & -layout.align();
         if (at + size > area.segment.byteSize()) {
             // recording outgrew the area: move it; blocks keep their offsets, entries get new pointers
-            MemorySegment bigger = arena.allocate(Math.max(area.segment.byteSize() * 2, at + size), ALIGN);
-            MemorySegment.copy(area.segment, 0, bigger, 0, areaUsed);
-            area.segment = bigger;
+            area.segment = arguments.grow(Math.max(area.segment.byteSize() * 2, at + size), areaUsed);
             for (int i = 0; i < entries.size(); i++) {
                 buffer.set(ValueLayout.JAVA_LONG, (long) i * BatchNative.ENTRY_SIZE + BatchNative.BLOCK, blockAddress(i));
             }

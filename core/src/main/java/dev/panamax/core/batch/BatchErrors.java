@@ -34,6 +34,24 @@ final class BatchErrors {
                 + " expected=" + expected + " actual=" + actual);
     }
 
+    static IllegalArgumentException argumentCount(String function, CFunctionType t, int actual) {
+        return new IllegalArgumentException("wrong argument count: function=" + function + " expected="
+                + t.params().size() + " actual=" + actual + " params=" + ParamBlock.describe(t));
+    }
+
+    static IllegalArgumentException argumentType(String function, CFunctionType t, int index, ValueKind kind, Object v) {
+        var p = t.params().get(index);
+        return new IllegalArgumentException("argument type mismatch: function=" + function + " index=" + index
+                + " name=" + p.name() + " type=" + kind.description + " expected=" + kind.boxes
+                + " actual=" + (v == null ? "null" : v.getClass().getSimpleName()));
+    }
+
+    static IllegalArgumentException heapArgument(String function, CFunctionType t, int index, MemorySegment s) {
+        return new IllegalArgumentException("heap memory cannot be recorded: function=" + function + " index=" + index
+                + " name=" + t.params().get(index).name() + " segment=" + s
+                + " (a batch stores the pointer and runs later, when heap memory may have moved; pass native memory)");
+    }
+
     static IllegalStateException noReturnSlot(CFunctionType t) {
         return new IllegalStateException("no return slot: returns=" + t.returns()
                 + " (only FP and struct/union results use the slot; others come back in the register)");

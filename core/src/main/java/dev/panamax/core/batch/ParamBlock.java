@@ -219,6 +219,42 @@ public final class ParamBlock {
         return storage.segment.get(ValueLayout.ADDRESS, offset(index, ValueKind.ADDRESS));
     }
 
+    /**
+     * Checks recorded arguments against {@code plan} before anything is written: their count, and
+     * for each one its Java type ({@link ValueKind#accepts}), that a pointer is native memory and that
+     * a struct, union or long double has exactly the type's size.
+     */
+    static void checkArguments(String function, Classification plan, Object[] args) {
+        CFunctionType t = plan.type();
+        if (args.length != t.params().size()) throw BatchErrors.argumentCount(function, t, args.length);
+        for (int i = 0; i < args.length; i++) {
+            ValueKind kind = ValueKind.of(t.params().get(i).type());
+            Object v = args[i];
+            if (!kind.accepts(v)) throw BatchErrors.argumentType(function, t, i, kind, v);
+            if (kind == ValueKind.ADDRESS && v instanceof MemorySegment s && !s.isNative()) {
+                throw BatchErrors.heapArgument(function, t, i, s);
+            }
+            if (kind == ValueKind.BYTES && ((MemorySegment) v).byteSize() != plan.block().params().get(i).size()) {
+                throw BatchErrors.sizeMismatch(i, t, plan.block().params().get(i).size(), ((MemorySegment) v).byteSize());
+            }
+        }
+    }
+
+    /** Writes argument {@code index}, already {@linkplain #checkArguments checked}. */
+    void setArgument(int index, Object v) {
+        switch (kinds[index]) {
+            case BOOLEAN -> setBoolean(index, (Boolean) v);
+            case BYTE -> setByte(index, (Byte) v);
+            case SHORT -> setShort(index, ((Number) v).shortValue());
+            case INT -> setInt(index, ((Number) v).intValue());
+            case LONG -> setLong(index, ((Number) v).longValue());
+            case FLOAT -> setFloat(index, (Float) v);
+            case DOUBLE -> setDouble(index, ((Number) v).doubleValue());
+            case ADDRESS -> setAddress(index, v == null ? MemorySegment.NULL : (MemorySegment) v);
+            case BYTES -> set(index, (MemorySegment) v);
+        }
+    }
+
     /** The return slot (FP or struct/union return), to read a struct result field by field. */
     public MemorySegment returnSlot() {
         BlockLayout.Slot slot = plan.block().returnSlot();

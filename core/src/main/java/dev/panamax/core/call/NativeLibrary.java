@@ -125,12 +125,18 @@ public final class NativeLibrary {
     /**
      * A downcall handle of type {@code descriptor.toMethodType()} (with a leading
      * {@code SegmentAllocator} for a struct return), linked at {@code tier} on first invocation.
+     *
+     * @throws NativeLinkException at {@link Tier#BATCHED}, which records instead of calling
      */
     public MethodHandle downcall(String symbol, FunctionDescriptor descriptor, Tier tier) {
         return link(new LinkRequest(symbol, Signature.of(descriptor), tier, ErrnoCheck.NONE), false);
     }
 
-    /** Starts declaring a function of this library: parameters (arrays too), tier, errno convention. */
+    /**
+     * Starts declaring a function of this library: parameters (arrays too) or its C type, tier, errno
+     * convention; {@link DowncallBuilder#link()} gives a method handle that calls it,
+     * {@link DowncallBuilder#recorder()} (at {@link Tier#BATCHED}) a function recorded into batches.
+     */
     public DowncallBuilder function(String symbol) {
         return new DowncallBuilder(this, symbol);
     }
@@ -138,6 +144,7 @@ public final class NativeLibrary {
     MethodHandle link(LinkRequest request, boolean now) {
         Objects.requireNonNull(request.tier(), "tier");
         Objects.requireNonNull(request.errnoCheck(), "errnoCheck");
+        if (!request.tier().callsDirectly()) throw NativeLinkException.recordedNotCalled(source, request.symbol(), request.tier());
         Downcalls.validate(request);
         LazyDowncall d = downcalls.computeIfAbsent(request, r -> new LazyDowncall(this, r));
         if (now) d.link();

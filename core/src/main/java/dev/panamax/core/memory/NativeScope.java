@@ -46,6 +46,27 @@ public final class NativeScope implements AutoCloseable {
         return CURRENT.get();
     }
 
+    /**
+     * Runs {@code action} with no scope open on this thread, so the handles it creates join no
+     * scope; the thread's scopes are back in place afterwards. For objects that own handles and close
+     * them themselves: a {@code Batch} replaces its buffers as it grows, and a buffer adopted by
+     * whatever scope happened to be open then would be freed under the batch when that scope closed.
+     *
+     * <pre>{@code
+     * NativeBuffer mine = NativeScope.unscoped(() -> NativeBuffer.allocateConfined(4096));
+     * }</pre>
+     */
+    public static <T> T unscoped(java.util.function.Supplier<T> action) {
+        NativeScope current = CURRENT.get();
+        if (current == null) return action.get();
+        CURRENT.remove();
+        try {
+            return action.get();
+        } finally {
+            CURRENT.set(current);
+        }
+    }
+
     /** Called by every handle constructor. */
     static void adopt(NativeHandle h) {
         NativeScope s = CURRENT.get();

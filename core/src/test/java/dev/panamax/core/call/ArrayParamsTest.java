@@ -3,7 +3,6 @@ package dev.panamax.core.call;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.lang.foreign.Arena;
@@ -27,7 +26,7 @@ class ArrayParamsTest {
     static final int LARGE = 100_003; // 800 KB as long[]: more than the scratch stack holds
 
     static Stream<Arguments> tiersTypesSizes() {
-        return Stream.of(Tier.values()).flatMap(tier -> Stream.of(ArrayType.values())
+        return Fixtures.directTiers().flatMap(tier -> Stream.of(ArrayType.values())
                 .flatMap(type -> Stream.of(SMALL, LARGE).map(n -> Arguments.of(tier, type, n))));
     }
 
@@ -124,7 +123,7 @@ class ArrayParamsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Tier.class)
+    @MethodSource("dev.panamax.core.call.Fixtures#directTiers")
     void invokeExactWithArraysAndSeveralArrayParameters(Tier tier) throws Throwable {
         MethodHandle scale = LIB.function("pmxf_scale_into_i32").returns(JAVA_INT)
                 .params(Param.out(int[].class), Param.in(int[].class), Param.of(JAVA_INT), Param.of(JAVA_INT))
@@ -139,7 +138,7 @@ class ArrayParamsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Tier.class)
+    @MethodSource("dev.panamax.core.call.Fixtures#directTiers")
     void failedCallClosesItsFrameAndCopiesNothingBack(Tier tier) throws Throwable {
         MethodHandle fill = LIB.function("pmxf_fill_then_fail_i32").returns(JAVA_INT)
                 .params(Param.out(int[].class), Param.of(JAVA_INT), Param.of(JAVA_INT))
@@ -159,7 +158,7 @@ class ArrayParamsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Tier.class)
+    @MethodSource("dev.panamax.core.call.Fixtures#directTiers")
     void stagedCallsNestInsideAnOpenFrame(Tier tier) throws Throwable {
         MethodHandle twice = LIB.function("pmxf_twice_i32").params(Param.inout(int[].class), Param.of(JAVA_INT)).tier(tier).link();
         try (ScratchStack.Frame outer = ScratchStack.push()) {
@@ -179,7 +178,7 @@ class ArrayParamsTest {
     void heapSegmentAtATierThatCannotTakeItIsAClearError() throws Throwable {
         int[] cell = {0};
         MemorySegment heap = MemorySegment.ofArray(cell);
-        for (Tier tier : Tier.values()) {
+        for (Tier tier : Fixtures.directTiers().toList()) {
             MethodHandle store = LIB.downcall("pmxf_store_i32", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT), tier);
             if (tier.acceptsHeapMemory()) {
                 store.invokeExact(heap, 5);
@@ -201,7 +200,7 @@ class ArrayParamsTest {
     void nativeSegmentsStillPassAtEveryTier() throws Throwable {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment cell = arena.allocate(JAVA_INT);
-            for (Tier tier : Tier.values()) {
+            for (Tier tier : Fixtures.directTiers().toList()) {
                 LIB.downcall("pmxf_store_i32", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT), tier).invokeExact(cell, tier.ordinal() + 1);
                 assertEquals(tier.ordinal() + 1, cell.get(JAVA_INT, 0));
             }

@@ -1,7 +1,7 @@
 package dev.panamax.core.call;
 
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -27,7 +27,7 @@ class CallShapesTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Tier.class)
+    @MethodSource("dev.panamax.core.call.Fixtures#directTiers")
     void noArguments(Tier tier) throws Throwable {
         MethodHandle count = h("pmxf_count", FunctionDescriptor.ofVoid(), tier);
         MethodHandle get = h("pmxf_count_get", FunctionDescriptor.of(JAVA_LONG), tier);
@@ -39,7 +39,7 @@ class CallShapesTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Tier.class)
+    @MethodSource("dev.panamax.core.call.Fixtures#directTiers")
     void primitiveArgumentsAndReturns(Tier tier) throws Throwable {
         assertEquals(7, (int) h("pmxf_add_i32", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), tier).invokeExact(3, 4));
         assertEquals(Integer.MIN_VALUE, (int) h("pmxf_add_i32", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), tier)
@@ -59,7 +59,7 @@ class CallShapesTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Tier.class)
+    @MethodSource("dev.panamax.core.call.Fixtures#directTiers")
     void pointers(Tier tier) throws Throwable {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment cell = arena.allocate(JAVA_INT);
@@ -78,7 +78,7 @@ class CallShapesTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Tier.class)
+    @MethodSource("dev.panamax.core.call.Fixtures#directTiers")
     void structsByValue(Tier tier) throws Throwable {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = point(arena, 1.5f, 2f);
@@ -93,7 +93,7 @@ class CallShapesTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Tier.class)
+    @MethodSource("dev.panamax.core.call.Fixtures#directTiers")
     void structReturns(Tier tier) throws Throwable {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment scaled = (MemorySegment) h("pmxf_point_scale", FunctionDescriptor.of(POINT, POINT, JAVA_FLOAT), tier)
@@ -110,7 +110,7 @@ class CallShapesTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Tier.class)
+    @MethodSource("dev.panamax.core.call.Fixtures#directTiers")
     void structReturnIntoScratchFrame(Tier tier) throws Throwable {
         MethodHandle scale = h("pmxf_point_scale", FunctionDescriptor.of(POINT, POINT, JAVA_FLOAT), tier);
         try (ScratchStack.Frame frame = ScratchStack.push()) {

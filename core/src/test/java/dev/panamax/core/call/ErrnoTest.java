@@ -2,7 +2,7 @@ package dev.panamax.core.call;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
@@ -21,7 +21,7 @@ class ErrnoTest {
     static final int EINVAL = 22;
 
     @ParameterizedTest
-    @EnumSource(Tier.class)
+    @MethodSource("dev.panamax.core.call.Fixtures#directTiers")
     void libcFailureCarriesErrnoAndItsText(Tier tier) {
         MethodHandle close = NativeLibrary.system().function("close").returns(JAVA_INT).param(JAVA_INT)
                 .tier(tier).setsErrno(ErrnoCheck.RETURNS_MINUS_ONE).link();
@@ -36,7 +36,7 @@ class ErrnoTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Tier.class)
+    @MethodSource("dev.panamax.core.call.Fixtures#directTiers")
     void everyConventionRaisesOnlyOnFailure(Tier tier) throws Throwable {
         MethodHandle minusOne = LIB.function("pmxf_errno_minus_one").returns(JAVA_INT).param(JAVA_INT)
                 .tier(tier).setsErrno(ErrnoCheck.RETURNS_MINUS_ONE).link();

@@ -1,6 +1,7 @@
 package dev.panamax.core.call;
 
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
 /** The C fixtures of these tests (core/src/test/c), built into libpanamax_fixtures.so. */
 public final class Fixtures {
@@ -14,5 +15,10 @@ public final class Fixtures {
 
     public static NativeLibrary library() {
         return NativeLibrary.load(path());
+    }
+
+    /** The tiers whose functions are linked as direct calls (every tier but BATCHED). */
+    public static Stream<Tier> directTiers() {
+        return Stream.of(Tier.values()).filter(Tier::callsDirectly);
     }
 }

@@ -16,12 +16,17 @@ public final class LeakRecord {
     private static final StackWalker WALKER = StackWalker.getInstance(
             Set.of(StackWalker.Option.RETAIN_CLASS_REFERENCE), 32);
     private static final String INTERNAL_PACKAGE = "dev.panamax.core.internal.memory";
-    /** Panamax's own memory classes whose frames say nothing about the caller. */
+    /**
+     * Panamax's own classes whose frames say nothing about the caller: the memory classes, and the
+     * classes that allocate handles on a caller's behalf (a batch's buffers are the caller's batch).
+     */
     private static final java.util.Set<String> OWN = java.util.Set.of(
             "dev.panamax.core.memory.NativeHandle", "dev.panamax.core.memory.NativeBuffer",
             "dev.panamax.core.memory.PooledBuffer", "dev.panamax.core.memory.BufferPool",
             "dev.panamax.core.memory.BufferPool$PoolState", "dev.panamax.core.memory.BufferPool$SizeClass",
-            "dev.panamax.core.memory.HandleState", "dev.panamax.core.memory.LeakDetection");
+            "dev.panamax.core.memory.HandleState", "dev.panamax.core.memory.LeakDetection",
+            "dev.panamax.core.memory.NativeScope", "dev.panamax.core.batch.Batch",
+            "dev.panamax.core.batch.BatchRegion", "dev.panamax.core.call.BatchedFunction");
 
     private final StackTraceElement[] allocation;
     private final Touch[] touches = new Touch[MAX_TOUCHES];
