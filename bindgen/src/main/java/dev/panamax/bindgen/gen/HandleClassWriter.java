@@ -58,7 +58,7 @@ final class HandleClassWriter {
         s.line("");
         s.doc("The object's address as a segment (zero length), for the raw layer {@link " + n.raw() + "}.");
         s.open("public MemorySegment handle() {");
-        s.line("return MemorySegment.ofAddress(address());");
+        s.line("return pointer();");
         s.close("}");
         if (h.retain() != null && h.ownable()) {
             s.line("");

@@ -131,10 +131,10 @@ final class TypedClassWriter {
                 String src = dl.sources().getFirst();
                 expr = src + " == null ? 0 : " + src + ".length";
             } else {
-                List<String> names = dl.sources().stream().map(JavaNames::literal).toList();
+                String names = JavaNames.literal(String.join(", ", dl.sources()));
                 List<String> lengths = dl.sources().stream().map(src -> src + " == null ? -1 : " + src + ".length").toList();
-                expr = n.support() + ".commonLength(" + fn + ", " + JavaNames.literal(p.decl().name()) + ", new String[] {"
-                        + String.join(", ", names) + "}, " + String.join(", ", lengths) + ")";
+                expr = n.support() + ".commonLength(" + fn + ", " + JavaNames.literal(p.decl().name()) + ", " + names + ", "
+                        + String.join(", ", lengths) + ")";
             }
             String cast = carrier.equals("int") || carrier.equals("long") ? "" : "(" + carrier + ") ";
             s.line(carrier + " $" + p.javaName() + " = " + cast + "(" + expr + ");");

@@ -1,8 +1,10 @@
 package dev.panamax.core.call;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
+import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
@@ -88,6 +90,10 @@ public final class ScratchStack {
         private MemorySegment[] pendingCopies = new MemorySegment[4];
         private ArrayType[] pendingTypes = new ArrayType[4];
         private int pending;
+        // the slices handed out by the last use of this frame, by order of allocation: a call made again
+        // with the same sizes gets the same segment objects back and allocates nothing on the Java heap
+        private final MemorySegment[] slices = new MemorySegment[8];
+        private int allocations;
 
         private Frame(ScratchStack stack, int index) {
             this.stack = stack;
@@ -98,6 +104,7 @@ public final class ScratchStack {
             this.open = true;
             this.mark = top;
             this.pending = 0;
+            this.allocations = 0;
         }
 
         /** Scratch memory of {@code byteSize} bytes aligned to {@code byteAlignment}, valid until this frame closes. */
@@ -113,10 +120,76 @@ public final class ScratchStack {
             long start = ((base + stack.top + byteAlignment - 1) & -byteAlignment) - base;
             if (block.byteSize() - start >= byteSize) {
                 stack.top = start + byteSize;
-                return block.asSlice(start, byteSize);
+                return slice(block, start, byteSize);
             }
             if (overflow == null) overflow = Arena.ofConfined();
             return overflow.allocate(byteSize, byteAlignment);
+        }
+
+        /**
+         * Room for {@code count} elements of {@code elementLayout}; unlike the inherited method, builds
+         * no sequence layout, so a call that stages an array allocates nothing on the Java heap.
+         */
+        @Override
+        public MemorySegment allocate(MemoryLayout elementLayout, long count) {
+            if (count < 0) throw new IllegalArgumentException("negative count: count=" + count);
+            return allocate(Math.multiplyExact(elementLayout.byteSize(), count), elementLayout.byteAlignment());
+        }
+
+        /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
+        @Override
+        public MemorySegment allocateFrom(ValueLayout.OfByte layout, byte... elements) {
+            return copyOf(layout, elements, elements.length);
+        }
+
+        /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
+        @Override
+        public MemorySegment allocateFrom(ValueLayout.OfShort layout, short... elements) {
+            return copyOf(layout, elements, elements.length);
+        }
+
+        /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
+        @Override
+        public MemorySegment allocateFrom(ValueLayout.OfChar layout, char... elements) {
+            return copyOf(layout, elements, elements.length);
+        }
+
+        /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
+        @Override
+        public MemorySegment allocateFrom(ValueLayout.OfInt layout, int... elements) {
+            return copyOf(layout, elements, elements.length);
+        }
+
+        /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
+        @Override
+        public MemorySegment allocateFrom(ValueLayout.OfFloat layout, float... elements) {
+            return copyOf(layout, elements, elements.length);
+        }
+
+        /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
+        @Override
+        public MemorySegment allocateFrom(ValueLayout.OfLong layout, long... elements) {
+            return copyOf(layout, elements, elements.length);
+        }
+
+        /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
+        @Override
+        public MemorySegment allocateFrom(ValueLayout.OfDouble layout, double... elements) {
+            return copyOf(layout, elements, elements.length);
+        }
+
+        private MemorySegment copyOf(ValueLayout layout, Object array, int length) {
+            MemorySegment copy = allocate(layout, length);
+            MemorySegment.copy(array, 0, copy, layout, 0, length);
+            return copy;
+        }
+
+        private MemorySegment slice(MemorySegment block, long start, long byteSize) {
+            int i = allocations++;
+            if (i >= slices.length) return block.asSlice(start, byteSize);
+            MemorySegment cached = slices[i];
+            if (cached != null && cached.address() == block.address() + start && cached.byteSize() == byteSize) return cached;
+            return slices[i] = block.asSlice(start, byteSize);
         }
 
         /** Releases everything allocated in this frame. */

@@ -58,6 +58,8 @@ public abstract class NativeHandle implements AutoCloseable {
     private record Scoped(Arena arena, MemorySegment segment) {}
 
     private final long address;
+    // made once so that passing the handle to a downcall allocates nothing per call
+    private final MemorySegment pointer;
     private final long byteSize;
     private final SegmentAccess access;
     private final Thread ownerThread;
@@ -93,6 +95,7 @@ public abstract class NativeHandle implements AutoCloseable {
         if (address == 0) throw new IllegalArgumentException("null native address: type=" + getClass().getSimpleName());
         if (byteSize < -1) throw new IllegalArgumentException("bad size: type=" + getClass().getSimpleName() + " byteSize=" + byteSize);
         this.address = address;
+        this.pointer = MemorySegment.ofAddress(address);
         this.byteSize = byteSize;
         this.access = Objects.requireNonNull(access, "access");
         this.ownerThread = access == SegmentAccess.CONFINED ? Thread.currentThread() : null;
@@ -142,6 +145,15 @@ public abstract class NativeHandle implements AutoCloseable {
     public final long address() {
         if ((int) REF_CNT.getVolatile(this) <= 0) throw HandleReleasedException.released("address", this);
         return address;
+    }
+
+    /**
+     * The native address as a zero-length segment, for passing to a downcall; the same object on every
+     * call, so it costs no allocation. Fails like {@link #address()} once the handle is released.
+     */
+    public final MemorySegment pointer() {
+        if ((int) REF_CNT.getVolatile(this) <= 0) throw HandleReleasedException.released("pointer", this);
+        return pointer;
     }
 
     /** The address even after release, for messages. */
