@@ -2,6 +2,7 @@ package dev.panamax.bench;
 
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.NoBenchmarksException;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
@@ -91,6 +92,9 @@ public final class BenchMain implements Callable<Integer> {
         Collection<RunResult> runs;
         try {
             runs = runner.run();
+        } catch (NoBenchmarksException e) {
+            // a filter that names only measurements matches no JMH benchmark
+            return List.of();
         } catch (RunnerException e) {
             if (String.valueOf(e.getMessage()).contains("No matching benchmarks")) return List.of();
             throw e;

@@ -2,6 +2,7 @@ package dev.panamax.bench.opencl;
 
 import dev.panamax.bench.Figure;
 import org.jocl.CL;
+import org.jocl.NativePointerObject;
 import org.jocl.Pointer;
 import org.jocl.Sizeof;
 import org.jocl.cl_command_queue;
@@ -22,6 +23,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
+import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
@@ -45,9 +47,35 @@ public class JoclDispatch {
     private Pointer bufferArg;
     private Pointer addendArg;
     private Pointer countArg;
+    /** False when the objects were adopted ({@link #adopt}): then another state releases them. */
+    private boolean ownsObjects;
+
+    /**
+     * Drives {@code objects}, made elsewhere, instead of making its own; {@link #tearDown} leaves them alone.
+     * JOCL makes its handle objects only from its own native calls, so the address is set reflectively.
+     */
+    void adopt(ClObjects objects) throws ReflectiveOperationException {
+        CL.setExceptionsEnabled(false);
+        ownsObjects = false;
+        context = wrap(new cl_context(), objects.context());
+        queue = wrap(new cl_command_queue(), objects.queue());
+        program = wrap(new cl_program(), objects.program());
+        kernel = wrap(new cl_kernel(), objects.kernel());
+        buffer = wrap(new cl_mem(), objects.buffer());
+        prepareArguments();
+    }
+
+    private static <T extends NativePointerObject> T wrap(T object, java.lang.foreign.MemorySegment address)
+            throws ReflectiveOperationException {
+        Field pointer = NativePointerObject.class.getDeclaredField("nativePointer");
+        pointer.setAccessible(true);
+        pointer.setLong(object, address.address());
+        return object;
+    }
 
     @Setup(Level.Trial)
     public void setup() {
+        ownsObjects = true;
         CL.setExceptionsEnabled(false);
         int[] err = new int[1];
         int[] count = new int[1];
@@ -68,6 +96,10 @@ public class JoclDispatch {
         check(err[0], "clCreateKernel");
         buffer = CL.clCreateBuffer(context, TinyKernel.CL_MEM_READ_WRITE, (long) TinyKernel.ELEMENTS * Sizeof.cl_float, null, err);
         check(err[0], "clCreateBuffer");
+        prepareArguments();
+    }
+
+    private void prepareArguments() {
         bufferArg = Pointer.to(buffer);
         addendArg = Pointer.to(new float[] {TinyKernel.ADDEND});
         countArg = Pointer.to(new int[] {TinyKernel.ELEMENTS});
@@ -87,17 +119,21 @@ public class JoclDispatch {
         try {
             if (queue != null) check(CL.clFinish(queue), "clFinish");
         } finally {
-            int kernelStatus = kernel == null ? 0 : CL.clReleaseKernel(kernel);
-            int programStatus = program == null ? 0 : CL.clReleaseProgram(program);
-            int bufferStatus = buffer == null ? 0 : CL.clReleaseMemObject(buffer);
-            int queueStatus = queue == null ? 0 : CL.clReleaseCommandQueue(queue);
-            int contextStatus = context == null ? 0 : CL.clReleaseContext(context);
-            check(kernelStatus, "clReleaseKernel");
-            check(programStatus, "clReleaseProgram");
-            check(bufferStatus, "clReleaseMemObject");
-            check(queueStatus, "clReleaseCommandQueue");
-            check(contextStatus, "clReleaseContext");
+            if (ownsObjects) releaseObjects();
         }
+    }
+
+    private void releaseObjects() {
+        int kernelStatus = kernel == null ? 0 : CL.clReleaseKernel(kernel);
+        int programStatus = program == null ? 0 : CL.clReleaseProgram(program);
+        int bufferStatus = buffer == null ? 0 : CL.clReleaseMemObject(buffer);
+        int queueStatus = queue == null ? 0 : CL.clReleaseCommandQueue(queue);
+        int contextStatus = context == null ? 0 : CL.clReleaseContext(context);
+        check(kernelStatus, "clReleaseKernel");
+        check(programStatus, "clReleaseProgram");
+        check(bufferStatus, "clReleaseMemObject");
+        check(queueStatus, "clReleaseCommandQueue");
+        check(contextStatus, "clReleaseContext");
     }
 
     private void setArgs() {

@@ -42,13 +42,34 @@ public class LwjglDispatch {
     private long kernel;
     private long buffer;
     private PointerBuffer globalSize;
+    /** False when the objects were adopted ({@link #adopt}): then another state releases them. */
+    private boolean ownsObjects;
 
-    @Setup(Level.Trial)
-    public void setup() {
+    /** Loads LWJGL's OpenCL functions from the ICD loader. */
+    private static void loadIcd() {
         // the ICD loader's soname: LWJGL's default name, libOpenCL.so, exists only with the -dev package
         // set before CL's class initializer, which loads the library
         Configuration.OPENCL_LIBRARY_NAME.set("libOpenCL.so.1");
         CL.getICD();
+    }
+
+    /** Drives {@code objects}, made elsewhere, instead of making its own; {@link #tearDown} leaves them alone. */
+    void adopt(ClObjects objects) {
+        loadIcd();
+        ownsObjects = false;
+        context = objects.context().address();
+        queue = objects.queue().address();
+        program = objects.program().address();
+        kernel = objects.kernel().address();
+        buffer = objects.buffer().address();
+        globalSize = BufferUtils.createPointerBuffer(1).put(0, TinyKernel.GLOBAL_SIZE);
+        setArgs();
+    }
+
+    @Setup(Level.Trial)
+    public void setup() {
+        ownsObjects = true;
+        loadIcd();
         IntBuffer err = BufferUtils.createIntBuffer(1);
         IntBuffer count = BufferUtils.createIntBuffer(1);
         PointerBuffer platform = BufferUtils.createPointerBuffer(1);
@@ -88,18 +109,26 @@ public class LwjglDispatch {
         try {
             if (queue != 0) check(CL10.clFinish(queue), "clFinish");
         } finally {
-            int kernelStatus = kernel == 0 ? 0 : CL10.clReleaseKernel(kernel);
-            int programStatus = program == 0 ? 0 : CL10.clReleaseProgram(program);
-            int bufferStatus = buffer == 0 ? 0 : CL10.clReleaseMemObject(buffer);
-            int queueStatus = queue == 0 ? 0 : CL10.clReleaseCommandQueue(queue);
-            int contextStatus = context == 0 ? 0 : CL10.clReleaseContext(context);
-            CL.destroy();
-            check(kernelStatus, "clReleaseKernel");
-            check(programStatus, "clReleaseProgram");
-            check(bufferStatus, "clReleaseMemObject");
-            check(queueStatus, "clReleaseCommandQueue");
-            check(contextStatus, "clReleaseContext");
+            if (ownsObjects) {
+                releaseObjects();
+            } else {
+                CL.destroy();
+            }
         }
+    }
+
+    private void releaseObjects() {
+        int kernelStatus = kernel == 0 ? 0 : CL10.clReleaseKernel(kernel);
+        int programStatus = program == 0 ? 0 : CL10.clReleaseProgram(program);
+        int bufferStatus = buffer == 0 ? 0 : CL10.clReleaseMemObject(buffer);
+        int queueStatus = queue == 0 ? 0 : CL10.clReleaseCommandQueue(queue);
+        int contextStatus = context == 0 ? 0 : CL10.clReleaseContext(context);
+        CL.destroy();
+        check(kernelStatus, "clReleaseKernel");
+        check(programStatus, "clReleaseProgram");
+        check(bufferStatus, "clReleaseMemObject");
+        check(queueStatus, "clReleaseCommandQueue");
+        check(contextStatus, "clReleaseContext");
     }
 
     private void setArgs() {

@@ -55,6 +55,8 @@ public class PanamaxDispatch {
     private MemorySegment countArg;
     private Batch enqueues;
     private Batch setArgsAndEnqueues;
+    private MemorySegment globalSize;
+    private Batch enqueueAndFinish;
 
     @Setup(Level.Trial)
     public void setup() {
@@ -67,16 +69,37 @@ public class PanamaxDispatch {
         program = OpenCl.buildProgram(context, device, TinyKernel.SOURCE, "");
         kernel = CLApi.clCreateKernel(program, TinyKernel.NAME);
         buffer = CLApi.clCreateBuffer(context, TinyKernel.CL_MEM_READ_WRITE, (long) TinyKernel.ELEMENTS * Float.BYTES, null);
+        prepareArgumentsAndBatches();
+    }
+
+    /**
+     * Drives {@code objects}, made elsewhere, instead of making its own: borrowed handles, which
+     * {@link #tearDown} closes without releasing the objects.
+     */
+    void adopt(ClObjects objects) {
+        arena = Arena.ofConfined();
+        context = ClContext.borrowed(objects.context());
+        queue = ClCommandQueue.borrowed(objects.queue());
+        program = ClProgram.borrowed(objects.program());
+        kernel = ClKernel.borrowed(objects.kernel());
+        buffer = ClMem.borrowed(objects.buffer());
+        prepareArgumentsAndBatches();
+    }
+
+    private void prepareArgumentsAndBatches() {
         bufferArg = arena.allocate(ValueLayout.ADDRESS);
         bufferArg.set(ValueLayout.ADDRESS, 0, buffer.handle());
         addendArg = arena.allocateFrom(ValueLayout.JAVA_FLOAT, TinyKernel.ADDEND);
         countArg = arena.allocateFrom(ValueLayout.JAVA_INT, TinyKernel.ELEMENTS);
         setArgs();
 
-        MemorySegment globalSize = arena.allocateFrom(ValueLayout.JAVA_LONG, TinyKernel.GLOBAL_SIZE);
+        globalSize = arena.allocateFrom(ValueLayout.JAVA_LONG, TinyKernel.GLOBAL_SIZE);
         enqueues = Batch.create(BatchMode.STANDARD, TinyKernel.BATCH + 1);
         for (int i = 0; i < TinyKernel.BATCH; i++) recordEnqueue(enqueues, globalSize);
         CLThunks.clFinish.record(enqueues, queue.handle());
+        enqueueAndFinish = Batch.create(BatchMode.STANDARD, 2);
+        recordEnqueue(enqueueAndFinish, globalSize);
+        CLThunks.clFinish.record(enqueueAndFinish, queue.handle());
         setArgsAndEnqueues = Batch.create(BatchMode.STANDARD, 4 * TinyKernel.BATCH + 1);
         for (int i = 0; i < TinyKernel.BATCH; i++) {
             recordSetArg(setArgsAndEnqueues, 0, ValueLayout.ADDRESS.byteSize(), bufferArg);
@@ -102,7 +125,7 @@ public class PanamaxDispatch {
         } finally {
             // every object is released (in reverse order of creation) even when one release fails
             try (Arena a = arena; ClContext c = context; ClCommandQueue q = queue; ClMem b = buffer; ClProgram p = program;
-                 ClKernel k = kernel; Batch e = enqueues; Batch s = setArgsAndEnqueues) {
+                 ClKernel k = kernel; Batch r = enqueueAndFinish; Batch e = enqueues; Batch s = setArgsAndEnqueues) {
                 // closed by try-with-resources
             }
         }
@@ -123,6 +146,24 @@ public class PanamaxDispatch {
     @Figure(value = "panamax.dispatch.roundtrip.us", baseline = "raw.dispatch.roundtrip.us")
     public void roundtrip() {
         enqueue();
+        CLApi.clFinish(queue);
+    }
+
+    /** (a) through the generated raw layer ({@link CL}): addresses and statuses as the C API has them, checked by hand. */
+    public void roundtripRawLayer() {
+        TinyKernel.check(CL.clEnqueueNDRangeKernel(queue.handle(), kernel.handle(), 1, MemorySegment.NULL, globalSize,
+                MemorySegment.NULL, 0, MemorySegment.NULL, MemorySegment.NULL), "clEnqueueNDRangeKernel");
+        TinyKernel.check(CL.clFinish(queue.handle()), "clFinish");
+    }
+
+    /** (a) the enqueue and the clFinish recorded once into a batch: one crossing per round trip. */
+    public void roundtripBatched() {
+        enqueueAndFinish.run();
+    }
+
+    /** (a) through the typed layer's overload that takes the work size as a {@code MemorySegment} (no staging). */
+    public void roundtripTypedSegment() {
+        CLApi.clEnqueueNDRangeKernel(queue, kernel, 1, null, globalSize, null, null, null);
         CLApi.clFinish(queue);
     }
 

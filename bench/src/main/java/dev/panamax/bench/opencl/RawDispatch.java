@@ -43,9 +43,12 @@ public class RawDispatch {
     private MemorySegment bufferArg;
     private MemorySegment addendArg;
     private MemorySegment countArg;
+    /** False when the objects were adopted ({@link #adopt}): then another state releases them. */
+    private boolean ownsObjects;
 
     @Setup(Level.Trial)
     public void setup() throws Throwable {
+        ownsObjects = true;
         arena = Arena.ofConfined();
         MemorySegment err = arena.allocate(JAVA_INT);
         MemorySegment count = arena.allocate(JAVA_INT);
@@ -72,7 +75,27 @@ public class RawDispatch {
         buffer = (MemorySegment) RawCl.clCreateBuffer.invokeExact(context, TinyKernel.CL_MEM_READ_WRITE,
                 (long) TinyKernel.ELEMENTS * Float.BYTES, MemorySegment.NULL, err);
         check(err.get(JAVA_INT, 0), "clCreateBuffer");
+        prepareArguments();
+    }
 
+    /** Drives {@code objects}, made elsewhere, instead of making its own; {@link #tearDown} leaves them alone. */
+    void adopt(ClObjects objects) throws Throwable {
+        ownsObjects = false;
+        arena = Arena.ofConfined();
+        context = objects.context();
+        queue = objects.queue();
+        program = objects.program();
+        kernel = objects.kernel();
+        buffer = objects.buffer();
+        prepareArguments();
+    }
+
+    /** The objects this state made, for others to {@link #adopt}. */
+    ClObjects objects() {
+        return new ClObjects(context, queue, program, kernel, buffer);
+    }
+
+    private void prepareArguments() throws Throwable {
         globalSize = arena.allocateFrom(JAVA_LONG, TinyKernel.GLOBAL_SIZE);
         bufferArg = arena.allocate(ADDRESS);
         bufferArg.set(ADDRESS, 0, buffer);
@@ -95,21 +118,25 @@ public class RawDispatch {
             if (!queue.equals(MemorySegment.NULL)) check((int) RawCl.clFinish.invokeExact(queue), "clFinish");
         } finally {
             try {
-                // every object is released, in reverse order of creation, before any failure is reported
-                int kernelStatus = release(RawCl.clReleaseKernel, kernel);
-                int programStatus = release(RawCl.clReleaseProgram, program);
-                int bufferStatus = release(RawCl.clReleaseMemObject, buffer);
-                int queueStatus = release(RawCl.clReleaseCommandQueue, queue);
-                int contextStatus = release(RawCl.clReleaseContext, context);
-                check(kernelStatus, "clReleaseKernel");
-                check(programStatus, "clReleaseProgram");
-                check(bufferStatus, "clReleaseMemObject");
-                check(queueStatus, "clReleaseCommandQueue");
-                check(contextStatus, "clReleaseContext");
+                if (ownsObjects) releaseObjects();
             } finally {
                 arena.close();
             }
         }
+    }
+
+    private void releaseObjects() throws Throwable {
+        // every object is released, in reverse order of creation, before any failure is reported
+        int kernelStatus = release(RawCl.clReleaseKernel, kernel);
+        int programStatus = release(RawCl.clReleaseProgram, program);
+        int bufferStatus = release(RawCl.clReleaseMemObject, buffer);
+        int queueStatus = release(RawCl.clReleaseCommandQueue, queue);
+        int contextStatus = release(RawCl.clReleaseContext, context);
+        check(kernelStatus, "clReleaseKernel");
+        check(programStatus, "clReleaseProgram");
+        check(bufferStatus, "clReleaseMemObject");
+        check(queueStatus, "clReleaseCommandQueue");
+        check(contextStatus, "clReleaseContext");
     }
 
     private static int release(MethodHandle release, MemorySegment object) throws Throwable {

@@ -1,0 +1,195 @@
+package dev.panamax.bench.opencl;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One JVM of {@link DispatchAlternation}: sets up the JMH states of every binding side by side, all
+ * driving the same OpenCL context, queue, kernel and buffer ({@link ClObjects}), and runs the three dispatch figures in alternating blocks, the order of the bindings rotated every
+ * round, so that each binding's block has a neighbour of every other binding measured moments
+ * apart, on the same machine state, JIT and PoCL worker threads.
+ *
+ * <pre>java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
+ *     -cp bench/target/panamax-bench.jar dev.panamax.bench.opencl.AlternatingDispatch ROUNDS BLOCK_MS [BINDINGS [FIGURES]]</pre>
+ *
+ * Prints one line per block: {@code block <figure segment> <binding> <round> <µs per dispatch>}.
+ * {@code BINDINGS} is a comma-separated subset of {@code panamax,panamax.typed,raw,lwjgl,jocl} and of
+ * the {@link #VARIANTS} (default: all); {@code FIGURES} of {@code roundtrip,batched1000.perKernel,setArgs3} (default: all).
+ */
+public final class AlternatingDispatch {
+    /** The bindings, in the order they are set up; {@code panamax.typed} is the typed-layer loop of (b) and (c). */
+    static final List<String> BINDINGS = List.of("panamax", "panamax.typed", "raw", "lwjgl", "jocl");
+    /**
+     * More ways through Panamax for (a): the generated raw layer ({@code CL}, addresses and statuses as C has
+     * them), the typed layer given the work size as a {@code MemorySegment} (nothing staged), and the enqueue
+     * and clFinish recorded once into a two-entry batch (one crossing per round trip).
+     */
+    static final List<String> VARIANTS = List.of("panamax.rawLayer", "panamax.typedSegment", "panamax.batched");
+    /** Every binding and variant, in the order they are set up by default. */
+    static final List<String> ALL = java.util.stream.Stream.concat(BINDINGS.stream(), VARIANTS.stream()).toList();
+
+    private AlternatingDispatch() {}
+
+    /** One benchmark method of one binding's JMH state. */
+    @FunctionalInterface
+    interface Call {
+        void run() throws Throwable;
+    }
+
+    /** A binding's set-up state: its calls per figure and how to release what it made. */
+    private record Binding(String name, Map<DispatchFigure, Call> calls, Call tearDown) {}
+
+    public static void main(String[] args) throws Throwable {
+        if (args.length < 2) {
+            throw new IllegalArgumentException("usage: AlternatingDispatch ROUNDS BLOCK_MS [BINDINGS]; got "
+                    + String.join(" ", args));
+        }
+        int rounds = Integer.parseInt(args[0]);
+        double blockMillis = Double.parseDouble(args[1]);
+        List<String> chosen = args.length > 2 ? List.of(args[2].split(",")) : ALL;
+        Set<DispatchFigure> figures = EnumSet.allOf(DispatchFigure.class);
+        if (args.length > 3) {
+            figures.clear();
+            for (String segment : args[3].split(",")) figures.add(DispatchFigure.bySegment(segment));
+        }
+        // one context, queue, kernel and buffer, made through raw FFM and driven by every binding
+        RawDispatch owner = new RawDispatch();
+        owner.setup();
+        List<Binding> bindings = new ArrayList<>();
+        bindings.add(new Binding("owner", Map.of(), owner::tearDown));
+        try {
+            for (String name : chosen) {
+                Binding b = setUp(name, owner.objects());
+                b.calls().keySet().retainAll(figures);
+                bindings.add(b);
+            }
+            run(bindings.subList(1, bindings.size()), rounds, blockMillis);
+        } finally {
+            // reverse order of set-up: LWJGL's CL.destroy() then comes after nobody needs the ICD any more
+            Throwable first = null;
+            for (Binding b : bindings.reversed()) {
+                try {
+                    b.tearDown().run();
+                } catch (Throwable t) {
+                    if (first == null) first = t;
+                }
+            }
+            if (first != null) throw first;
+        }
+    }
+
+    private static void run(List<Binding> bindings, int rounds, double blockMillis) throws Throwable {
+        // calls per block, per figure: sized on the first binding so every binding runs the same count
+        Map<DispatchFigure, Integer> callsPerBlock = new EnumMap<>(DispatchFigure.class);
+        for (DispatchFigure figure : DispatchFigure.values()) {
+            Binding probe = bindings.stream().filter(b -> b.calls().containsKey(figure)).findFirst().orElse(null);
+            if (probe == null) continue;
+            Call call = probe.calls().get(figure);
+            for (int i = 0; i < 3; i++) call.run();
+            long start = System.nanoTime();
+            int n = 0;
+            while (System.nanoTime() - start < 50_000_000L) {
+                call.run();
+                n++;
+            }
+            double millisPerCall = (System.nanoTime() - start) / 1e6 / n;
+            callsPerBlock.put(figure, Math.max(1, (int) Math.round(blockMillis / millisPerCall)));
+        }
+        // warm-up: every binding's every figure, so the JIT has compiled all of them before round 0
+        for (int w = 0; w < 3; w++) {
+            for (Binding b : bindings) {
+                for (var e : b.calls().entrySet()) block(e.getValue(), callsPerBlock.get(e.getKey()));
+            }
+        }
+        for (int r = 0; r < rounds; r++) {
+            for (DispatchFigure figure : DispatchFigure.values()) {
+                List<Binding> taking = bindings.stream().filter(b -> b.calls().containsKey(figure)).toList();
+                for (int i = 0; i < taking.size(); i++) {
+                    Binding b = taking.get((r + i) % taking.size());
+                    int calls = callsPerBlock.get(figure);
+                    double micros = block(b.calls().get(figure), calls) / ((double) calls * figure.dispatchesPerCall);
+                    System.out.printf(Locale.ROOT, "block %s %s %d %.4f%n", figure.segment, b.name(), r, micros);
+                }
+            }
+        }
+        System.out.flush();
+    }
+
+    /** Runs {@code call} {@code calls} times; the elapsed µs. */
+    private static double block(Call call, int calls) throws Throwable {
+        long start = System.nanoTime();
+        for (int i = 0; i < calls; i++) call.run();
+        return (System.nanoTime() - start) / 1e3;
+    }
+
+    private static Binding setUp(String name, ClObjects objects) throws Throwable {
+        Map<DispatchFigure, Call> calls = new LinkedHashMap<>();
+        return switch (name) {
+            case "panamax" -> {
+                PanamaxDispatch s = new PanamaxDispatch();
+                s.adopt(objects);
+                calls.put(DispatchFigure.ROUNDTRIP, s::roundtrip);
+                calls.put(DispatchFigure.BATCHED1000, s::batched1000);
+                calls.put(DispatchFigure.SET_ARGS3, s::setArgs3);
+                yield new Binding(name, calls, s::tearDown);
+            }
+            case "panamax.typed" -> {
+                PanamaxDispatch s = new PanamaxDispatch();
+                s.adopt(objects);
+                calls.put(DispatchFigure.BATCHED1000, s::batched1000Typed);
+                calls.put(DispatchFigure.SET_ARGS3, s::setArgs3Typed);
+                yield new Binding(name, calls, s::tearDown);
+            }
+            case "panamax.rawLayer" -> {
+                PanamaxDispatch s = new PanamaxDispatch();
+                s.adopt(objects);
+                calls.put(DispatchFigure.ROUNDTRIP, s::roundtripRawLayer);
+                yield new Binding(name, calls, s::tearDown);
+            }
+            case "panamax.batched" -> {
+                PanamaxDispatch s = new PanamaxDispatch();
+                s.adopt(objects);
+                calls.put(DispatchFigure.ROUNDTRIP, s::roundtripBatched);
+                yield new Binding(name, calls, s::tearDown);
+            }
+            case "panamax.typedSegment" -> {
+                PanamaxDispatch s = new PanamaxDispatch();
+                s.adopt(objects);
+                calls.put(DispatchFigure.ROUNDTRIP, s::roundtripTypedSegment);
+                yield new Binding(name, calls, s::tearDown);
+            }
+            case "raw" -> {
+                RawDispatch s = new RawDispatch();
+                s.adopt(objects);
+                calls.put(DispatchFigure.ROUNDTRIP, s::roundtrip);
+                calls.put(DispatchFigure.BATCHED1000, s::batched1000);
+                calls.put(DispatchFigure.SET_ARGS3, s::setArgs3);
+                yield new Binding(name, calls, s::tearDown);
+            }
+            case "lwjgl" -> {
+                LwjglDispatch s = new LwjglDispatch();
+                s.adopt(objects);
+                calls.put(DispatchFigure.ROUNDTRIP, s::roundtrip);
+                calls.put(DispatchFigure.BATCHED1000, s::batched1000);
+                calls.put(DispatchFigure.SET_ARGS3, s::setArgs3);
+                yield new Binding(name, calls, s::tearDown);
+            }
+            case "jocl" -> {
+                JoclDispatch s = new JoclDispatch();
+                s.adopt(objects);
+                calls.put(DispatchFigure.ROUNDTRIP, s::roundtrip);
+                calls.put(DispatchFigure.BATCHED1000, s::batched1000);
+                calls.put(DispatchFigure.SET_ARGS3, s::setArgs3);
+                yield new Binding(name, calls, s::tearDown);
+            }
+            default -> throw new IllegalArgumentException("unknown binding: name=" + name + " expected one of " + BINDINGS
+                    + " or " + VARIANTS);
+        };
+    }
+}

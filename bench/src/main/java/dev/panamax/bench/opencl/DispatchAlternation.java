@@ -1,0 +1,231 @@
+package dev.panamax.bench.opencl;
+
+import dev.panamax.bench.Measurement;
+import dev.panamax.bench.Result;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The dispatch figures (a)-(c) of every binding measured side by side in the same JVMs: several
+ * fresh JVMs ({@link AlternatingDispatch}) each run all bindings in alternating blocks on one shared
+ * set of OpenCL objects, and a binding is compared with another block by block, round by round
+ * ("paired"), so that neither the machine's load at the moment, nor the draw of a JVM (JIT, code and
+ * heap layout, PoCL's threads), nor where the driver placed a binding's own queue and kernel can
+ * favour one of them. JMH's figures put each binding in its own forks, minutes apart; on a shared
+ * host one binding's median moves by ±25% between forks, more than the bindings differ.
+ *
+ * <p>Figures, per dispatch figure {@code <f>} (roundtrip, batched1000.perKernel, setArgs3):
+ * <ul>
+ *   <li>{@code <binding>.dispatch.<f>.alternating.us}: median (min-max) of the blocks' µs per dispatch;</li>
+ *   <li>{@code panamax.dispatch.<f>.paired.vs.<other>}: Panamax's block over the other binding's block of
+ *   the same round, median over all rounds of all JVMs (min-max: the per-JVM medians);</li>
+ *   <li>{@code panamax.dispatch.<f>.paired.vs.fasterPeer}: the same against the faster of LWJGL and JOCL
+ *   (by their alternating medians), and {@code ...fasterPeer.rounds.atLeastAsFast}: the share of rounds
+ *   in which Panamax's block took no longer than that peer's.</li>
+ * </ul>
+ */
+public final class DispatchAlternation implements Measurement {
+    private static final List<String> PEERS = List.of("lwjgl", "jocl");
+
+    @Override
+    public String suite() {
+        return "opencl";
+    }
+
+    @Override
+    public List<Result> run(boolean quick) throws Exception {
+        // a multiple of the bindings' count: each binding is set up first, second, ... equally often
+        int jvms = AlternatingDispatch.ALL.size() * (quick ? 1 : 2);
+        int rounds = quick ? 30 : 60;
+        double blockMillis = quick ? 15 : 20;
+        // figure -> binding -> per JVM, per round: µs per dispatch
+        Map<DispatchFigure, Map<String, List<double[]>>> blocks = new TreeMap<>();
+        for (int jvm = 0; jvm < jvms; jvm++) {
+            System.err.printf("panamax bench: alternating dispatch, JVM %d of %d (%d rounds, %.0f ms blocks, set up %s)%n",
+                    jvm + 1, jvms, rounds, blockMillis, setUpOrder(jvm));
+            for (var e : child(rounds, blockMillis, setUpOrder(jvm)).entrySet()) {
+                for (var b : e.getValue().entrySet()) {
+                    blocks.computeIfAbsent(e.getKey(), k -> new TreeMap<>())
+                            .computeIfAbsent(b.getKey(), k -> new ArrayList<>()).add(b.getValue());
+                }
+            }
+        }
+        List<Result> out = new ArrayList<>();
+        for (var e : blocks.entrySet()) out.addAll(figures(e.getKey(), e.getValue()));
+        return out;
+    }
+
+    /** The results of one figure from its blocks: binding -> per JVM, per round. */
+    static List<Result> figures(DispatchFigure figure, Map<String, List<double[]>> byBinding) {
+        List<Result> out = new ArrayList<>();
+        Map<String, Double> medians = new LinkedHashMap<>();
+        for (String binding : AlternatingDispatch.ALL) {
+            List<double[]> perJvm = byBinding.get(binding);
+            if (perJvm == null) continue;
+            double[] all = pooled(perJvm);
+            double median = median(all);
+            medians.put(binding, median);
+            out.add(new Result(alternatingName(figure, binding), "us", median, min(all), max(all),
+                    binding.equals("raw") ? "" : alternatingName(figure, "raw")));
+        }
+        String fasterPeer = PEERS.stream().filter(medians::containsKey)
+                .min((a, b) -> Double.compare(medians.get(a), medians.get(b))).orElse(null);
+        List<String> panamaxWays = new ArrayList<>(List.of("panamax", "panamax.typed"));
+        panamaxWays.addAll(AlternatingDispatch.VARIANTS);
+        for (String panamax : panamaxWays) {
+            if (!byBinding.containsKey(panamax)) continue;
+            String prefix = panamax + ".dispatch." + figure.segment + ".paired.vs.";
+            for (String other : List.of("raw", "lwjgl", "jocl")) {
+                if (byBinding.containsKey(other)) out.add(paired(prefix + other, byBinding.get(panamax), byBinding.get(other)));
+            }
+            if (fasterPeer != null) {
+                Result r = paired(prefix + "fasterPeer", byBinding.get(panamax), byBinding.get(fasterPeer));
+                out.add(r);
+                out.add(Result.single(prefix + "fasterPeer.rounds.atLeastAsFast", "%",
+                        100.0 * atLeastAsFast(byBinding.get(panamax), byBinding.get(fasterPeer))));
+                System.err.printf("panamax bench: %s: faster peer %s; %s paired %.3fx (JVMs %.3f-%.3f)%n",
+                        figure.segment, fasterPeer, panamax, r.median(), r.min(), r.max());
+            }
+        }
+        return out;
+    }
+
+    static String alternatingName(DispatchFigure figure, String binding) {
+        return binding + ".dispatch." + figure.segment + ".alternating.us";
+    }
+
+    /** a / b per round; median over all rounds, min and max of the per-JVM medians. */
+    static Result paired(String name, List<double[]> a, List<double[]> b) {
+        List<Double> all = new ArrayList<>();
+        double lowest = Double.POSITIVE_INFINITY;
+        double highest = Double.NEGATIVE_INFINITY;
+        for (int jvm = 0; jvm < a.size(); jvm++) {
+            double[] ratio = new double[a.get(jvm).length];
+            for (int r = 0; r < ratio.length; r++) {
+                ratio[r] = a.get(jvm)[r] / b.get(jvm)[r];
+                all.add(ratio[r]);
+            }
+            double m = median(ratio);
+            lowest = Math.min(lowest, m);
+            highest = Math.max(highest, m);
+        }
+        double median = median(all.stream().mapToDouble(Double::doubleValue).toArray());
+        return new Result(name, "x", median, lowest, highest, "");
+    }
+
+    /** The share of rounds, over all JVMs, in which a's block was no longer than b's. */
+    static double atLeastAsFast(List<double[]> a, List<double[]> b) {
+        int rounds = 0;
+        int won = 0;
+        for (int jvm = 0; jvm < a.size(); jvm++) {
+            for (int r = 0; r < a.get(jvm).length; r++) {
+                rounds++;
+                if (a.get(jvm)[r] <= b.get(jvm)[r]) won++;
+            }
+        }
+        return rounds == 0 ? Double.NaN : (double) won / rounds;
+    }
+
+    /**
+     * The bindings rotated by {@code jvm} places. Where a binding's context and queue were made among the others
+     * moves its figures by up to ±10% on PoCL (measured: raw FFM's (c) went from 0.93x to 1.09x of Panamax's when it
+     * was made before instead of after it), so every binding takes every place in turn.
+     */
+    static List<String> setUpOrder(int jvm) {
+        List<String> order = new ArrayList<>(AlternatingDispatch.ALL);
+        Collections.rotate(order, -(jvm % order.size()));
+        return order;
+    }
+
+    /** Runs {@link AlternatingDispatch} in a fresh JVM: figure -> binding -> per round µs per dispatch. */
+    private static Map<DispatchFigure, Map<String, double[]>> child(int rounds, double blockMillis, List<String> bindings)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.add("--enable-native-access=ALL-UNNAMED");
+        // LWJGL 3.3 reads memory through sun.misc.Unsafe, which JDK 25 warns about unless allowed
+        cmd.add("--sun-misc-unsafe-memory-access=allow");
+        cmd.add("-Dpanamax.leakDetection=DISABLED");
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(AlternatingDispatch.class.getName());
+        cmd.add(Integer.toString(rounds));
+        cmd.add(Double.toString(blockMillis));
+        cmd.add(String.join(",", bindings));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(600, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException("alternating dispatch JVM timed out after 600 s: " + tail(out));
+        }
+        if (p.exitValue() != 0) {
+            throw new IllegalStateException("alternating dispatch JVM failed: exit=" + p.exitValue() + " output: " + tail(out));
+        }
+        return parse(out, rounds);
+    }
+
+    /** Parses the {@code block <figure> <binding> <round> <µs>} lines of one child. */
+    static Map<DispatchFigure, Map<String, double[]>> parse(String output, int rounds) {
+        Map<DispatchFigure, Map<String, double[]>> out = new TreeMap<>();
+        int lineNumber = 0;
+        for (String line : output.split("\n")) {
+            lineNumber++;
+            if (!line.startsWith("block ")) continue;
+            String[] f = line.trim().split(" ");
+            if (f.length != 5) {
+                throw new IllegalArgumentException("alternating dispatch output line " + lineNumber + ": expected "
+                        + "'block <figure> <binding> <round> <us>', got: " + line);
+            }
+            double[] perRound = out.computeIfAbsent(DispatchFigure.bySegment(f[1]), k -> new TreeMap<>())
+                    .computeIfAbsent(f[2], k -> {
+                        double[] v = new double[rounds];
+                        Arrays.fill(v, Double.NaN);
+                        return v;
+                    });
+            perRound[Integer.parseInt(f[3])] = Double.parseDouble(f[4]);
+        }
+        for (var e : out.entrySet()) {
+            for (var b : e.getValue().entrySet()) {
+                for (double v : b.getValue()) {
+                    if (Double.isNaN(v)) {
+                        throw new IllegalStateException("alternating dispatch: " + e.getKey().segment + " of " + b.getKey()
+                                + " is missing rounds (expected " + rounds + ")");
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String tail(String s) {
+        String t = s.length() > 2000 ? s.substring(s.length() - 2000) : s;
+        return t.replace('\n', ' ');
+    }
+
+    private static double[] pooled(List<double[]> perJvm) {
+        return perJvm.stream().flatMapToDouble(Arrays::stream).toArray();
+    }
+
+    static double median(double[] values) {
+        double[] v = values.clone();
+        Arrays.sort(v);
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    private static double min(double[] v) {
+        return Arrays.stream(v).min().orElse(Double.NaN);
+    }
+
+    private static double max(double[] v) {
+        return Arrays.stream(v).max().orElse(Double.NaN);
+    }
+}

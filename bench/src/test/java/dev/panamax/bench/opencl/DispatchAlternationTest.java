@@ -1,0 +1,82 @@
+package dev.panamax.bench.opencl;
+
+import dev.panamax.bench.Result;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DispatchAlternationTest {
+    @Test
+    void pairsEachRoundWithTheSameRoundOfTheOtherBinding() {
+        // Panamax is faster in 2 of 3 rounds of JVM 0 and in 1 of 2 of JVM 1
+        List<double[]> panamax = List.of(new double[] {9, 10, 30}, new double[] {4, 6});
+        List<double[]> peer = List.of(new double[] {10, 20, 15}, new double[] {5, 5});
+        Result r = DispatchAlternation.paired("x", panamax, peer);
+        // ratios 0.9, 0.5, 2.0 | 0.8, 1.2: median of all five is 0.9; per-JVM medians 0.9 and 1.0
+        assertEquals(0.9, r.median(), 1e-12);
+        assertEquals(0.9, r.min(), 1e-12);
+        assertEquals(1.0, r.max(), 1e-12);
+        assertEquals(3.0 / 5, DispatchAlternation.atLeastAsFast(panamax, peer), 1e-12);
+    }
+
+    @Test
+    void comparesWithTheFasterPeerByItsMedian() {
+        Map<String, List<double[]>> blocks = Map.of(
+                "panamax", List.of(new double[] {10, 10, 10}),
+                "raw", List.of(new double[] {10, 10, 10}),
+                "lwjgl", List.of(new double[] {20, 20, 20}),
+                "jocl", List.of(new double[] {8, 9, 30}));
+        List<Result> results = DispatchAlternation.figures(DispatchFigure.ROUNDTRIP, blocks);
+        Result vsFaster = results.stream().filter(r -> r.name().equals("panamax.dispatch.roundtrip.paired.vs.fasterPeer"))
+                .findFirst().orElseThrow();
+        // JOCL's median (9) is below LWJGL's (20): Panamax / JOCL per round = 1.25, 1.11, 0.33
+        assertEquals(10.0 / 9, vsFaster.median(), 1e-12);
+        Result alternating = results.stream().filter(r -> r.name().equals("jocl.dispatch.roundtrip.alternating.us"))
+                .findFirst().orElseThrow();
+        assertEquals(9, alternating.median(), 1e-12);
+        assertEquals(8, alternating.min(), 1e-12);
+        assertEquals(30, alternating.max(), 1e-12);
+        assertEquals("raw.dispatch.roundtrip.alternating.us", alternating.baseline());
+    }
+
+    @Test
+    void everyBindingIsSetUpInEveryPlaceOnce() {
+        int n = AlternatingDispatch.ALL.size();
+        for (int place = 0; place < n; place++) {
+            Set<String> seen = new HashSet<>();
+            for (int jvm = 0; jvm < n; jvm++) seen.add(DispatchAlternation.setUpOrder(jvm).get(place));
+            assertEquals(Set.copyOf(AlternatingDispatch.ALL), seen, "place " + place);
+        }
+    }
+
+    @Test
+    void parsesBlocksAndNamesWhatIsWrong() {
+        String out = """
+                some JVM warning
+                block roundtrip raw 0 40.5
+                block roundtrip raw 1 41.5
+                block setArgs3 raw 0 2.5
+                block setArgs3 raw 1 2.25
+                """;
+        var parsed = DispatchAlternation.parse(out, 2);
+        assertEquals(41.5, parsed.get(DispatchFigure.ROUNDTRIP).get("raw")[1]);
+        assertEquals(2.25, parsed.get(DispatchFigure.SET_ARGS3).get("raw")[1]);
+
+        var missing = assertThrows(IllegalStateException.class,
+                () -> DispatchAlternation.parse("block roundtrip raw 0 40.5\n", 2));
+        assertTrue(missing.getMessage().contains("roundtrip of raw is missing rounds"), missing.getMessage());
+        var malformed = assertThrows(IllegalArgumentException.class,
+                () -> DispatchAlternation.parse("block roundtrip raw 0\n", 1));
+        assertTrue(malformed.getMessage().contains("line 1"), malformed.getMessage());
+        var unknown = assertThrows(IllegalArgumentException.class,
+                () -> DispatchAlternation.parse("block sideways raw 0 1.0\n", 1));
+        assertTrue(unknown.getMessage().contains("segment=sideways"), unknown.getMessage());
+    }
+}
