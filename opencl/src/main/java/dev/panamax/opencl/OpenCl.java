@@ -1,6 +1,7 @@
 package dev.panamax.opencl;
 
 import dev.panamax.core.call.ScratchStack;
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.opencl.binding.CL;
 import dev.panamax.opencl.binding.CLApi;
 import dev.panamax.opencl.binding.CLException;
@@ -28,6 +29,7 @@ import java.util.List;
  *      ClProgram program = OpenCl.buildProgram(context, device, SOURCE, "")) { ... }
  * }</pre>
  */
+@AllocatesForCaller
 public final class OpenCl {
     private OpenCl() {}
 

@@ -19,7 +19,7 @@ final class CallbackWriter {
 
     static String write(BindingPlan plan, CallbackPlan cb) {
         String c = cb.className();
-        Source s = new Source(plan, List.of("dev.panamax.core.upcall.CallbackRegistry", "dev.panamax.core.upcall.UpcallStub",
+        Source s = new Source(plan, List.of("dev.panamax.core.memory.AllocatesForCaller", "dev.panamax.core.upcall.CallbackRegistry", "dev.panamax.core.upcall.UpcallStub",
                 "dev.panamax.core.upcall.Upcalls", "java.lang.foreign.Arena", "java.lang.foreign.FunctionDescriptor",
                 "java.lang.foreign.MemorySegment", "java.lang.foreign.ValueLayout", "java.lang.invoke.MethodHandle",
                 "java.lang.invoke.MethodHandles"));
@@ -34,6 +34,7 @@ final class CallbackWriter {
                 "It runs on the thread that calls back, often the library's own: handles it gets are borrowed for the call,",
                 "and an exception it throws is caught and reported at the native boundary, never thrown into C.");
         s.line("@FunctionalInterface");
+        s.line("@AllocatesForCaller");
         s.open("public interface " + c + " {");
         List<String> typedParams = new ArrayList<>();
         for (CallbackParam p : handlerParams) typedParams.add(p.typedType() + " " + p.javaName());

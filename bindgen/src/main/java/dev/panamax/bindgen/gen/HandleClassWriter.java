@@ -16,7 +16,7 @@ final class HandleClassWriter {
     static String write(BindingPlan plan, HandlePlan h) {
         BindingPlan.Names n = plan.names();
         String c = h.className();
-        Source s = new Source(plan, List.of("dev.panamax.core.memory.NativeHandle", "dev.panamax.core.memory.SegmentAccess",
+        Source s = new Source(plan, List.of("dev.panamax.core.memory.AllocatesForCaller", "dev.panamax.core.memory.NativeHandle", "dev.panamax.core.memory.SegmentAccess",
                 "dev.panamax.core.call.Tier", "java.lang.foreign.MemorySegment", "java.lang.foreign.ValueLayout",
                 "java.lang.invoke.MethodHandle"));
         if (h.ownable()) {
@@ -28,6 +28,7 @@ final class HandleClassWriter {
             s.doc("A {@code " + h.declName() + "} of " + plan.library() + ": the library never frees these objects, so every handle is",
                     "borrowed and closing it only ends its use from Java.");
         }
+        s.line("@AllocatesForCaller");
         s.open("public final class " + c + " extends NativeHandle {");
         if (h.ownable() && !h.releaseDeclared()) {
             s.line("private static final MethodHandle $release = " + n.raw() + ".$$library.function("

@@ -14,7 +14,7 @@ final class Source {
         text.append(HEADER).append(plan.sourceName()).append('\n');
         text.append("package ").append(plan.names().javaPackage()).append(";\n\n");
         String group = null;
-        for (String i : imports) {
+        for (String i : new java.util.TreeSet<>(imports)) {
             String g = i.substring(0, i.indexOf('.'));
             if (group != null && !g.equals(group)) text.append('\n');
             group = g;

@@ -16,9 +16,10 @@ final class SupportWriter {
 
     static String write(BindingPlan plan) {
         String c = plan.names().support();
-        Source s = new Source(plan, List.of("dev.panamax.core.memory.NativeHandle", "java.lang.foreign.MemorySegment",
+        Source s = new Source(plan, List.of("dev.panamax.core.memory.AllocatesForCaller", "dev.panamax.core.memory.NativeHandle", "java.lang.foreign.MemorySegment",
                 "java.lang.foreign.SegmentAllocator", "java.lang.foreign.ValueLayout"));
         s.doc("Helpers of the typed layer of " + plan.library() + ".");
+        s.line("@AllocatesForCaller");
         s.line("@SuppressWarnings(\"restricted\")");
         s.open("final class " + c + " {");
         s.line("private " + c + "() {}");

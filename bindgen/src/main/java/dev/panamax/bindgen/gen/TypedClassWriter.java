@@ -27,13 +27,14 @@ final class TypedClassWriter {
 
     static String write(BindingPlan plan) {
         BindingPlan.Names n = plan.names();
-        Source s = new Source(plan, List.of("dev.panamax.core.call.ScratchStack", "dev.panamax.core.upcall.CallbackRegistry",
+        Source s = new Source(plan, List.of("dev.panamax.core.memory.AllocatesForCaller", "dev.panamax.core.call.ScratchStack", "dev.panamax.core.upcall.CallbackRegistry",
                 "java.lang.foreign.Arena", "java.lang.foreign.MemorySegment", "java.lang.foreign.ValueLayout",
                 "java.lang.ref.Reference"));
         s.doc("The typed layer of " + plan.library() + " ({@code " + plan.sourceName() + "}): methods named as the C functions, taking",
                 "handle classes, Java arrays (lengths taken from them), strings and handlers; out-parameters come back as the",
                 "result; a failed status or errcode throws {@link " + n.exception() + "}. Functions with pointers to scalars",
                 "also have a variant taking {@link MemorySegment}s (lengths given). The raw layer is {@link " + n.raw() + "}.");
+        s.line("@AllocatesForCaller");
         s.open("public final class " + n.typed() + " {");
         s.line("private " + n.typed() + "() {}");
         Map<String, RawFunction> raw = plan.rawFunctions().stream().collect(Collectors.toMap(RawFunction::name, Function.identity()));

@@ -1,5 +1,7 @@
 package dev.panamax.core.internal.memory;
 
+import dev.panamax.core.memory.AllocatesForCaller;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -39,7 +41,10 @@ public final class LeakRecord {
         this.allocation = capture();
     }
 
-    /** Captures the caller's stack, leaving out Panamax's memory internals and handle constructors. */
+    /**
+     * Captures the caller's stack, leaving out Panamax's memory internals, handle constructors and the
+     * frames of classes that allocate on their caller's behalf.
+     */
     static StackTraceElement[] capture() {
         return WALKER.walk(frames -> frames
                 .dropWhile(LeakRecord::isInternal)
@@ -48,9 +53,22 @@ public final class LeakRecord {
                 .toArray(StackTraceElement[]::new));
     }
 
+    /** Whether every frame of a class is left out: Panamax's memory internals and classes marked {@link AllocatesForCaller}. */
+    private static final ClassValue<Boolean> ALLOCATES_FOR_CALLER = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> c) {
+            if (c.getPackageName().equals(INTERNAL_PACKAGE) || OWN.contains(c.getName())) return true;
+            // the class itself or any class it is nested in (a marked helper's nested and local classes)
+            for (Class<?> k = c; k != null; k = k.getEnclosingClass()) {
+                if (k.isAnnotationPresent(AllocatesForCaller.class)) return true;
+            }
+            return false;
+        }
+    };
+
     private static boolean isInternal(StackWalker.StackFrame f) {
         Class<?> c = f.getDeclaringClass();
-        if (c.getPackageName().equals(INTERNAL_PACKAGE) || OWN.contains(c.getName())) return true;
+        if (ALLOCATES_FOR_CALLER.get(c)) return true;
         // constructors and factories of handle subclasses in other packages
         return dev.panamax.core.memory.NativeHandle.class.isAssignableFrom(c) && (f.getMethodName().equals("<init>") || f.getMethodName().startsWith("allocate"));
     }
