@@ -29,8 +29,10 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code panamax.dispatch.<f>.paired.vs.<other>}: Panamax's block over the other binding's block of
  *   the same round, median over all rounds of all JVMs (min-max: the per-JVM medians);</li>
  *   <li>{@code panamax.dispatch.<f>.paired.vs.fasterPeer}: the same against the faster of LWJGL and JOCL
- *   (by their alternating medians), and {@code ...fasterPeer.rounds.atLeastAsFast}: the share of rounds
- *   in which Panamax's block took no longer than that peer's.</li>
+ *   (by their alternating medians), {@code ...fasterPeer.rounds.atLeastAsFast}: the share of rounds
+ *   in which Panamax's block took no longer than that peer's, and {@code ...fasterPeer.jvms.atLeastAsFast}:
+ *   the share of JVMs whose paired median is at most 1 (rounds in one JVM share its draw; the JVM is the
+ *   independent unit).</li>
  * </ul>
  */
 public final class DispatchAlternation implements Measurement {
@@ -92,6 +94,8 @@ public final class DispatchAlternation implements Measurement {
                 out.add(r);
                 out.add(Result.single(prefix + "fasterPeer.rounds.atLeastAsFast", "%",
                         100.0 * atLeastAsFast(byBinding.get(panamax), byBinding.get(fasterPeer))));
+                out.add(Result.single(prefix + "fasterPeer.jvms.atLeastAsFast", "%",
+                        100.0 * jvmsAtLeastAsFast(byBinding.get(panamax), byBinding.get(fasterPeer))));
                 System.err.printf("panamax bench: %s: faster peer %s; %s paired %.3fx (JVMs %.3f-%.3f)%n",
                         figure.segment, fasterPeer, panamax, r.median(), r.min(), r.max());
             }
@@ -120,6 +124,17 @@ public final class DispatchAlternation implements Measurement {
         }
         double median = median(all.stream().mapToDouble(Double::doubleValue).toArray());
         return new Result(name, "x", median, lowest, highest, "");
+    }
+
+    /** The share of JVMs in which the median over rounds of a's block divided by b's is at most 1. */
+    static double jvmsAtLeastAsFast(List<double[]> a, List<double[]> b) {
+        int won = 0;
+        for (int jvm = 0; jvm < a.size(); jvm++) {
+            double[] ratio = new double[a.get(jvm).length];
+            for (int r = 0; r < ratio.length; r++) ratio[r] = a.get(jvm)[r] / b.get(jvm)[r];
+            if (median(ratio) <= 1) won++;
+        }
+        return a.isEmpty() ? Double.NaN : (double) won / a.size();
     }
 
     /** The share of rounds, over all JVMs, in which a's block was no longer than b's. */

@@ -24,6 +24,10 @@ class DispatchAlternationTest {
         assertEquals(0.9, r.min(), 1e-12);
         assertEquals(1.0, r.max(), 1e-12);
         assertEquals(3.0 / 5, DispatchAlternation.atLeastAsFast(panamax, peer), 1e-12);
+        // JVM 0's median ratio 0.9 counts, JVM 1's 1.0 counts too (at least as fast includes equal)
+        assertEquals(1.0, DispatchAlternation.jvmsAtLeastAsFast(panamax, peer), 1e-12);
+        assertEquals(0.5, DispatchAlternation.jvmsAtLeastAsFast(List.of(new double[] {2}, new double[] {1}),
+                List.of(new double[] {1}, new double[] {1})), 1e-12);
     }
 
     @Test
