@@ -3,11 +3,11 @@ package dev.panamax.bench.opencl;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * One JVM of {@link DispatchAlternation}: sets up the JMH states of every binding side by side, all
@@ -129,67 +129,48 @@ public final class AlternatingDispatch {
     }
 
     private static Binding setUp(String name, ClObjects objects) throws Throwable {
-        Map<DispatchFigure, Call> calls = new LinkedHashMap<>();
         return switch (name) {
-            case "panamax" -> {
-                PanamaxDispatch s = new PanamaxDispatch();
-                s.adopt(objects);
-                calls.put(DispatchFigure.ROUNDTRIP, s::roundtrip);
-                calls.put(DispatchFigure.BATCHED1000, s::batched1000);
-                calls.put(DispatchFigure.SET_ARGS3, s::setArgs3);
-                yield new Binding(name, calls, s::tearDown);
-            }
-            case "panamax.typed" -> {
-                PanamaxDispatch s = new PanamaxDispatch();
-                s.adopt(objects);
-                calls.put(DispatchFigure.BATCHED1000, s::batched1000Typed);
-                calls.put(DispatchFigure.SET_ARGS3, s::setArgs3Typed);
-                yield new Binding(name, calls, s::tearDown);
-            }
-            case "panamax.rawLayer" -> {
-                PanamaxDispatch s = new PanamaxDispatch();
-                s.adopt(objects);
-                calls.put(DispatchFigure.ROUNDTRIP, s::roundtripRawLayer);
-                yield new Binding(name, calls, s::tearDown);
-            }
-            case "panamax.batched" -> {
-                PanamaxDispatch s = new PanamaxDispatch();
-                s.adopt(objects);
-                calls.put(DispatchFigure.ROUNDTRIP, s::roundtripBatched);
-                yield new Binding(name, calls, s::tearDown);
-            }
-            case "panamax.typedSegment" -> {
-                PanamaxDispatch s = new PanamaxDispatch();
-                s.adopt(objects);
-                calls.put(DispatchFigure.ROUNDTRIP, s::roundtripTypedSegment);
-                yield new Binding(name, calls, s::tearDown);
-            }
+            case "panamax" -> panamax(name, objects, p -> Map.of(
+                    DispatchFigure.ROUNDTRIP, p::roundtrip, DispatchFigure.BATCHED1000, p::batched1000,
+                    DispatchFigure.SET_ARGS3, p::setArgs3));
+            case "panamax.typed" -> panamax(name, objects, p -> Map.of(
+                    DispatchFigure.BATCHED1000, p::batched1000Typed, DispatchFigure.SET_ARGS3, p::setArgs3Typed));
+            case "panamax.rawLayer" -> panamax(name, objects, p -> Map.of(DispatchFigure.ROUNDTRIP, p::roundtripRawLayer));
+            case "panamax.typedSegment" -> panamax(name, objects, p -> Map.of(DispatchFigure.ROUNDTRIP, p::roundtripTypedSegment));
+            case "panamax.batched" -> panamax(name, objects, p -> Map.of(DispatchFigure.ROUNDTRIP, p::roundtripBatched));
             case "raw" -> {
-                RawDispatch s = new RawDispatch();
-                s.adopt(objects);
-                calls.put(DispatchFigure.ROUNDTRIP, s::roundtrip);
-                calls.put(DispatchFigure.BATCHED1000, s::batched1000);
-                calls.put(DispatchFigure.SET_ARGS3, s::setArgs3);
-                yield new Binding(name, calls, s::tearDown);
+                RawDispatch r = new RawDispatch();
+                r.adopt(objects);
+                yield binding(name, r::tearDown, r::roundtrip, r::batched1000, r::setArgs3);
             }
             case "lwjgl" -> {
-                LwjglDispatch s = new LwjglDispatch();
-                s.adopt(objects);
-                calls.put(DispatchFigure.ROUNDTRIP, s::roundtrip);
-                calls.put(DispatchFigure.BATCHED1000, s::batched1000);
-                calls.put(DispatchFigure.SET_ARGS3, s::setArgs3);
-                yield new Binding(name, calls, s::tearDown);
+                LwjglDispatch l = new LwjglDispatch();
+                l.adopt(objects);
+                yield binding(name, l::tearDown, l::roundtrip, l::batched1000, l::setArgs3);
             }
             case "jocl" -> {
-                JoclDispatch s = new JoclDispatch();
-                s.adopt(objects);
-                calls.put(DispatchFigure.ROUNDTRIP, s::roundtrip);
-                calls.put(DispatchFigure.BATCHED1000, s::batched1000);
-                calls.put(DispatchFigure.SET_ARGS3, s::setArgs3);
-                yield new Binding(name, calls, s::tearDown);
+                JoclDispatch j = new JoclDispatch();
+                j.adopt(objects);
+                yield binding(name, j::tearDown, j::roundtrip, j::batched1000, j::setArgs3);
             }
             default -> throw new IllegalArgumentException("unknown binding: name=" + name + " expected one of " + BINDINGS
                     + " or " + VARIANTS);
         };
+    }
+
+    /** A way through Panamax: its own {@link PanamaxDispatch} state on the shared objects, and the calls it takes part with. */
+    private static Binding panamax(String name, ClObjects objects, Function<PanamaxDispatch, Map<DispatchFigure, Call>> calls) {
+        PanamaxDispatch p = new PanamaxDispatch();
+        p.adopt(objects);
+        return new Binding(name, new EnumMap<>(calls.apply(p)), p::tearDown);
+    }
+
+    /** A peer's state taking part in all three figures. */
+    private static Binding binding(String name, Call tearDown, Call roundtrip, Call batched1000, Call setArgs3) {
+        Map<DispatchFigure, Call> calls = new EnumMap<>(DispatchFigure.class);
+        calls.put(DispatchFigure.ROUNDTRIP, roundtrip);
+        calls.put(DispatchFigure.BATCHED1000, batched1000);
+        calls.put(DispatchFigure.SET_ARGS3, setArgs3);
+        return new Binding(name, calls, tearDown);
     }
 }
