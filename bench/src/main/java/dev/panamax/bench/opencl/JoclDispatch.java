@@ -65,7 +65,7 @@ public class JoclDispatch {
         prepareArguments();
     }
 
-    private static <T extends NativePointerObject> T wrap(T object, java.lang.foreign.MemorySegment address)
+    static <T extends NativePointerObject> T wrap(T object, java.lang.foreign.MemorySegment address)
             throws ReflectiveOperationException {
         Field pointer = NativePointerObject.class.getDeclaredField("nativePointer");
         pointer.setAccessible(true);

@@ -46,7 +46,7 @@ public class LwjglDispatch {
     private boolean ownsObjects;
 
     /** Loads LWJGL's OpenCL functions from the ICD loader. */
-    private static void loadIcd() {
+    static void loadIcd() {
         // the ICD loader's soname: LWJGL's default name, libOpenCL.so, exists only with the -dev package
         // set before CL's class initializer, which loads the library
         Configuration.OPENCL_LIBRARY_NAME.set("libOpenCL.so.1");
