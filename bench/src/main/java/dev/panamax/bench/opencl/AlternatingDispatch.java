@@ -26,9 +26,10 @@ public final class AlternatingDispatch {
     /** The bindings, in the order they are set up; {@code panamax.typed} is the typed-layer loop of (b) and (c). */
     static final List<String> BINDINGS = List.of("panamax", "panamax.typed", "raw", "lwjgl", "jocl");
     /**
-     * More ways through Panamax for (a): the generated raw layer ({@code CL}, addresses and statuses as C has
-     * them), the typed layer given the work size as a {@code MemorySegment} (nothing staged), and the enqueue
-     * and clFinish recorded once into a two-entry batch (one crossing per round trip).
+     * More ways through Panamax: the generated raw layer ({@code CL}, addresses and statuses as C has them,
+     * checked by hand as the LWJGL and JOCL states do) on all three figures; for (a) the typed layer given the
+     * work size as a {@code MemorySegment} (nothing staged) and the enqueue and clFinish recorded once into a
+     * two-entry batch (one crossing per round trip).
      */
     static final List<String> VARIANTS = List.of("panamax.rawLayer", "panamax.typedSegment", "panamax.batched");
     /** Every binding and variant, in the order they are set up by default. */
@@ -135,7 +136,9 @@ public final class AlternatingDispatch {
                     DispatchFigure.SET_ARGS3, p::setArgs3));
             case "panamax.typed" -> panamax(name, objects, p -> Map.of(
                     DispatchFigure.BATCHED1000, p::batched1000Typed, DispatchFigure.SET_ARGS3, p::setArgs3Typed));
-            case "panamax.rawLayer" -> panamax(name, objects, p -> Map.of(DispatchFigure.ROUNDTRIP, p::roundtripRawLayer));
+            case "panamax.rawLayer" -> panamax(name, objects, p -> Map.of(
+                    DispatchFigure.ROUNDTRIP, p::roundtripRawLayer, DispatchFigure.BATCHED1000, p::batched1000RawLayer,
+                    DispatchFigure.SET_ARGS3, p::setArgs3RawLayer));
             case "panamax.typedSegment" -> panamax(name, objects, p -> Map.of(DispatchFigure.ROUNDTRIP, p::roundtripTypedSegment));
             case "panamax.batched" -> panamax(name, objects, p -> Map.of(DispatchFigure.ROUNDTRIP, p::roundtripBatched));
             case "raw" -> {

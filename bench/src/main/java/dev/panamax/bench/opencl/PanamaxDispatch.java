@@ -151,9 +151,31 @@ public class PanamaxDispatch {
 
     /** (a) through the generated raw layer ({@link CL}): addresses and statuses as the C API has them, checked by hand. */
     public void roundtripRawLayer() {
+        rawLayerEnqueue();
+        TinyKernel.check(CL.clFinish(queue.handle()), "clFinish");
+    }
+
+    /** (b) through the generated raw layer, one crossing per call: 1,000 enqueues, then clFinish. */
+    public void batched1000RawLayer() {
+        for (int i = 0; i < TinyKernel.BATCH; i++) rawLayerEnqueue();
+        TinyKernel.check(CL.clFinish(queue.handle()), "clFinish");
+    }
+
+    /** (c) through the generated raw layer, one crossing per call. */
+    public void setArgs3RawLayer() {
+        MemorySegment k = kernel.handle();
+        for (int i = 0; i < TinyKernel.BATCH; i++) {
+            TinyKernel.check(CL.clSetKernelArg(k, 0, ValueLayout.ADDRESS.byteSize(), bufferArg), "clSetKernelArg");
+            TinyKernel.check(CL.clSetKernelArg(k, 1, Float.BYTES, addendArg), "clSetKernelArg");
+            TinyKernel.check(CL.clSetKernelArg(k, 2, Integer.BYTES, countArg), "clSetKernelArg");
+            rawLayerEnqueue();
+        }
+        TinyKernel.check(CL.clFinish(queue.handle()), "clFinish");
+    }
+
+    private void rawLayerEnqueue() {
         TinyKernel.check(CL.clEnqueueNDRangeKernel(queue.handle(), kernel.handle(), 1, MemorySegment.NULL, globalSize,
                 MemorySegment.NULL, 0, MemorySegment.NULL, MemorySegment.NULL), "clEnqueueNDRangeKernel");
-        TinyKernel.check(CL.clFinish(queue.handle()), "clFinish");
     }
 
     /** (a) the enqueue and the clFinish recorded once into a batch: one crossing per round trip. */
