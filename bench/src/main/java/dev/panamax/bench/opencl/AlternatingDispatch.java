@@ -1,28 +1,36 @@
 package dev.panamax.bench.opencl;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.function.Function;
 
 /**
  * One JVM of {@link DispatchAlternation}: sets up the JMH states of every binding side by side, all
- * driving the same OpenCL context, queue, kernel and buffer ({@link ClObjects}), and runs the three dispatch figures in alternating blocks, the order of the bindings rotated every
- * round, so that each binding's block has a neighbour of every other binding measured moments
- * apart, on the same machine state, JIT and PoCL worker threads.
+ * driving the same OpenCL context, queue, kernel and buffer ({@link ClObjects}), and runs the three
+ * dispatch figures in alternating blocks, so that each binding's block has a neighbour of every other
+ * binding measured moments apart, on the same machine state, JIT and PoCL worker threads. The order
+ * of the bindings is shuffled every round (seeded, so a JVM can be repeated): a block pays for what
+ * the block before it left behind (measured: whichever binding ran right after JOCL's
+ * {@code clSetKernelArg} loop read 6-7% slower on (c), JOCL leaving garbage for the collector), and a
+ * rotation would give every binding the same predecessor in every round.
  *
  * <pre>java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
  *     -cp bench/target/panamax-bench.jar dev.panamax.bench.opencl.AlternatingDispatch ROUNDS BLOCK_MS [BINDINGS [FIGURES]]</pre>
  *
- * Prints one line per block: {@code block <figure segment> <binding> <round> <µs per dispatch>}.
+ * {@code -Dpanamax.alternation.seed=N} seeds the order of the blocks. Prints one line per block: {@code block <figure segment> <binding> <round> <µs per dispatch>}.
  * {@code BINDINGS} is a comma-separated subset of {@code panamax,panamax.typed,raw,lwjgl,jocl} and of
  * the {@link #VARIANTS} (default: all); {@code FIGURES} of {@code roundtrip,batched1000.perKernel,setArgs3} (default: all).
  */
 public final class AlternatingDispatch {
+    /** System property with the seed of the per-round shuffle (default 1). */
+    static final String SEED_PROPERTY = "panamax.alternation.seed";
     /** The bindings, in the order they are set up; {@code panamax.typed} is the typed-layer loop of (b) and (c). */
     static final List<String> BINDINGS = List.of("panamax", "panamax.typed", "raw", "lwjgl", "jocl");
     /**
@@ -48,7 +56,7 @@ public final class AlternatingDispatch {
 
     public static void main(String[] args) throws Throwable {
         if (args.length < 2) {
-            throw new IllegalArgumentException("usage: AlternatingDispatch ROUNDS BLOCK_MS [BINDINGS]; got "
+            throw new IllegalArgumentException("usage: AlternatingDispatch ROUNDS BLOCK_MS [BINDINGS [FIGURES]]; got "
                     + String.join(" ", args));
         }
         int rounds = Integer.parseInt(args[0]);
@@ -86,6 +94,7 @@ public final class AlternatingDispatch {
     }
 
     private static void run(List<Binding> bindings, int rounds, double blockMillis) throws Throwable {
+        long seed = Long.getLong(SEED_PROPERTY, 1);
         // calls per block, per figure: sized on the first binding so every binding runs the same count
         Map<DispatchFigure, Integer> callsPerBlock = new EnumMap<>(DispatchFigure.class);
         for (DispatchFigure figure : DispatchFigure.values()) {
@@ -108,11 +117,12 @@ public final class AlternatingDispatch {
                 for (var e : b.calls().entrySet()) block(e.getValue(), callsPerBlock.get(e.getKey()));
             }
         }
+        Random order = new Random(seed);
         for (int r = 0; r < rounds; r++) {
             for (DispatchFigure figure : DispatchFigure.values()) {
-                List<Binding> taking = bindings.stream().filter(b -> b.calls().containsKey(figure)).toList();
-                for (int i = 0; i < taking.size(); i++) {
-                    Binding b = taking.get((r + i) % taking.size());
+                List<Binding> taking = new ArrayList<>(bindings.stream().filter(b -> b.calls().containsKey(figure)).toList());
+                Collections.shuffle(taking, order);
+                for (Binding b : taking) {
                     int calls = callsPerBlock.get(figure);
                     double micros = block(b.calls().get(figure), calls) / ((double) calls * figure.dispatchesPerCall);
                     System.out.printf(Locale.ROOT, "block %s %s %d %.4f%n", figure.segment, b.name(), r, micros);

@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The dispatch figures (a)-(c) of every binding measured side by side in the same JVMs: several
- * fresh JVMs ({@link AlternatingDispatch}) each run all bindings in alternating blocks on one shared
- * set of OpenCL objects, and a binding is compared with another block by block, round by round
+ * fresh JVMs ({@link AlternatingDispatch}) each run all bindings in alternating blocks (in an order
+ * shuffled every round, seeded by the JVM's number) on one shared set of OpenCL objects, and a binding is compared with another block by block, round by round
  * ("paired"), so that neither the machine's load at the moment, nor the draw of a JVM (JIT, code and
  * heap layout, PoCL's threads), nor where the driver placed a binding's own queue and kernel can
  * favour one of them. JMH's figures put each binding in its own forks, minutes apart; on a shared
@@ -54,7 +54,7 @@ public final class DispatchAlternation implements Measurement {
         for (int jvm = 0; jvm < jvms; jvm++) {
             System.err.printf("panamax bench: alternating dispatch, JVM %d of %d (%d rounds, %.0f ms blocks, set up %s)%n",
                     jvm + 1, jvms, rounds, blockMillis, setUpOrder(jvm));
-            for (var e : child(rounds, blockMillis, setUpOrder(jvm)).entrySet()) {
+            for (var e : child(rounds, blockMillis, setUpOrder(jvm), jvm + 1).entrySet()) {
                 for (var b : e.getValue().entrySet()) {
                     blocks.computeIfAbsent(e.getKey(), k -> new TreeMap<>())
                             .computeIfAbsent(b.getKey(), k -> new ArrayList<>()).add(b.getValue());
@@ -162,7 +162,8 @@ public final class DispatchAlternation implements Measurement {
     }
 
     /** Runs {@link AlternatingDispatch} in a fresh JVM: figure -> binding -> per round µs per dispatch. */
-    private static Map<DispatchFigure, Map<String, double[]>> child(int rounds, double blockMillis, List<String> bindings)
+    private static Map<DispatchFigure, Map<String, double[]>> child(int rounds, double blockMillis, List<String> bindings,
+                                                                    long seed)
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
@@ -170,6 +171,7 @@ public final class DispatchAlternation implements Measurement {
         // LWJGL 3.3 reads memory through sun.misc.Unsafe, which JDK 25 warns about unless allowed
         cmd.add("--sun-misc-unsafe-memory-access=allow");
         cmd.add("-Dpanamax.leakDetection=DISABLED");
+        cmd.add("-D" + AlternatingDispatch.SEED_PROPERTY + "=" + seed);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(AlternatingDispatch.class.getName());
