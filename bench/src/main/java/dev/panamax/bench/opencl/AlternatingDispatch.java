@@ -18,7 +18,7 @@ import java.util.function.Function;
  * binding measured moments apart, on the same machine state, JIT and PoCL worker threads. The order
  * of the bindings is shuffled every round (seeded, so a JVM can be repeated): a block pays for what
  * the block before it left behind (measured: whichever binding ran right after JOCL's
- * {@code clSetKernelArg} loop read 6-7% slower on (c), JOCL leaving garbage for the collector), and a
+ * {@code clSetKernelArg} loop read 6-7% slower on (c), with no collection in between), and a
  * rotation would give every binding the same predecessor in every round.
  *
  * <pre>java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
