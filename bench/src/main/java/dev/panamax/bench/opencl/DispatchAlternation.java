@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The dispatch figures (a)-(c) of every binding measured side by side in the same JVMs: several
  * fresh JVMs ({@link AlternatingDispatch}) each run all bindings in alternating blocks (in an order
- * shuffled every round, seeded by the JVM's number) on one shared set of OpenCL objects, and a binding is compared with another block by block, round by round
- * ("paired"), so that neither the machine's load at the moment, nor the draw of a JVM (JIT, code and
+ * shuffled every round, seeded by the JVM's number) on one shared set of OpenCL objects, and a
+ * binding is compared with another block by block, round by round ("paired"), so that neither the machine's load at the moment, nor the draw of a JVM (JIT, code and
  * heap layout, PoCL's threads), nor where the driver placed a binding's own queue and kernel can
  * favour one of them. JMH's figures put each binding in its own forks, minutes apart; on a shared
  * host one binding's median moves by ±25% between forks, more than the bindings differ.
@@ -107,47 +107,35 @@ public final class DispatchAlternation implements Measurement {
         return binding + ".dispatch." + figure.segment + ".alternating.us";
     }
 
-    /** a / b per round; median over all rounds, min and max of the per-JVM medians. */
-    static Result paired(String name, List<double[]> a, List<double[]> b) {
-        List<Double> all = new ArrayList<>();
-        double lowest = Double.POSITIVE_INFINITY;
-        double highest = Double.NEGATIVE_INFINITY;
+    /** a / b per round, per JVM. */
+    static List<double[]> ratios(List<double[]> a, List<double[]> b) {
+        List<double[]> out = new ArrayList<>(a.size());
         for (int jvm = 0; jvm < a.size(); jvm++) {
             double[] ratio = new double[a.get(jvm).length];
-            for (int r = 0; r < ratio.length; r++) {
-                ratio[r] = a.get(jvm)[r] / b.get(jvm)[r];
-                all.add(ratio[r]);
-            }
-            double m = median(ratio);
-            lowest = Math.min(lowest, m);
-            highest = Math.max(highest, m);
+            for (int r = 0; r < ratio.length; r++) ratio[r] = a.get(jvm)[r] / b.get(jvm)[r];
+            out.add(ratio);
         }
-        double median = median(all.stream().mapToDouble(Double::doubleValue).toArray());
-        return new Result(name, "x", median, lowest, highest, "");
+        return out;
+    }
+
+    /** a / b per round; median over all rounds, min and max of the per-JVM medians. */
+    static Result paired(String name, List<double[]> a, List<double[]> b) {
+        List<double[]> ratios = ratios(a, b);
+        double[] perJvm = ratios.stream().mapToDouble(DispatchAlternation::median).toArray();
+        return new Result(name, "x", median(pooled(ratios)), min(perJvm), max(perJvm), "");
     }
 
     /** The share of JVMs in which the median over rounds of a's block divided by b's is at most 1. */
     static double jvmsAtLeastAsFast(List<double[]> a, List<double[]> b) {
-        int won = 0;
-        for (int jvm = 0; jvm < a.size(); jvm++) {
-            double[] ratio = new double[a.get(jvm).length];
-            for (int r = 0; r < ratio.length; r++) ratio[r] = a.get(jvm)[r] / b.get(jvm)[r];
-            if (median(ratio) <= 1) won++;
-        }
-        return a.isEmpty() ? Double.NaN : (double) won / a.size();
+        List<double[]> ratios = ratios(a, b);
+        return ratios.isEmpty() ? Double.NaN
+                : (double) ratios.stream().filter(r -> median(r) <= 1).count() / ratios.size();
     }
 
     /** The share of rounds, over all JVMs, in which a's block was no longer than b's. */
     static double atLeastAsFast(List<double[]> a, List<double[]> b) {
-        int rounds = 0;
-        int won = 0;
-        for (int jvm = 0; jvm < a.size(); jvm++) {
-            for (int r = 0; r < a.get(jvm).length; r++) {
-                rounds++;
-                if (a.get(jvm)[r] <= b.get(jvm)[r]) won++;
-            }
-        }
-        return rounds == 0 ? Double.NaN : (double) won / rounds;
+        double[] all = pooled(ratios(a, b));
+        return all.length == 0 ? Double.NaN : (double) Arrays.stream(all).filter(r -> r <= 1).count() / all.length;
     }
 
     /**
