@@ -8,6 +8,7 @@ import dev.panamax.opencl.binding.ClDeviceId;
 import dev.panamax.opencl.binding.ClKernel;
 import dev.panamax.opencl.binding.ClMem;
 import dev.panamax.opencl.binding.ClProgram;
+import dev.panamax.testsupport.ThreadAllocation;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -38,23 +39,10 @@ public final class TypedCallAllocationChild {
             bufferArg.set(ValueLayout.ADDRESS, 0, buffer.handle());
             CLApi.clSetKernelArg(kernel, 0, ValueLayout.ADDRESS.byteSize(), bufferArg);
             for (int i = 0; i < WARMUP; i++) roundTrip(queue, kernel, globalSize);
-            long before = allocatedByThisThread();
+            long before = ThreadAllocation.bytes();
             for (int i = 0; i < CALLS; i++) roundTrip(queue, kernel, globalSize);
-            long allocated = allocatedByThisThread() - before;
+            long allocated = ThreadAllocation.bytes() - before;
             System.out.println("allocatedBytes=" + allocated + " calls=" + CALLS);
-        }
-    }
-
-    /**
-     * Bytes the current thread has allocated (HotSpot's {@code com.sun.management.ThreadMXBean}), read reflectively:
-     * the module does not read java.management.
-     */
-    private static long allocatedByThisThread() {
-        try {
-            Object bean = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
-            return (long) Class.forName("com.sun.management.ThreadMXBean").getMethod("getCurrentThreadAllocatedBytes").invoke(bean);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("thread allocation counter unavailable", e);
         }
     }
 

@@ -129,11 +129,7 @@ public class JoclDispatch {
         int bufferStatus = buffer == null ? 0 : CL.clReleaseMemObject(buffer);
         int queueStatus = queue == null ? 0 : CL.clReleaseCommandQueue(queue);
         int contextStatus = context == null ? 0 : CL.clReleaseContext(context);
-        check(kernelStatus, "clReleaseKernel");
-        check(programStatus, "clReleaseProgram");
-        check(bufferStatus, "clReleaseMemObject");
-        check(queueStatus, "clReleaseCommandQueue");
-        check(contextStatus, "clReleaseContext");
+        TinyKernel.checkReleased(kernelStatus, programStatus, bufferStatus, queueStatus, contextStatus);
     }
 
     private void setArgs() {

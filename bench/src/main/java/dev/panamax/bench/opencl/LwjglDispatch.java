@@ -124,11 +124,7 @@ public class LwjglDispatch {
         int queueStatus = queue == 0 ? 0 : CL10.clReleaseCommandQueue(queue);
         int contextStatus = context == 0 ? 0 : CL10.clReleaseContext(context);
         CL.destroy();
-        check(kernelStatus, "clReleaseKernel");
-        check(programStatus, "clReleaseProgram");
-        check(bufferStatus, "clReleaseMemObject");
-        check(queueStatus, "clReleaseCommandQueue");
-        check(contextStatus, "clReleaseContext");
+        TinyKernel.checkReleased(kernelStatus, programStatus, bufferStatus, queueStatus, contextStatus);
     }
 
     private void setArgs() {

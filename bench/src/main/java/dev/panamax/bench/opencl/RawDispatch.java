@@ -132,11 +132,7 @@ public class RawDispatch {
         int bufferStatus = release(RawCl.clReleaseMemObject, buffer);
         int queueStatus = release(RawCl.clReleaseCommandQueue, queue);
         int contextStatus = release(RawCl.clReleaseContext, context);
-        check(kernelStatus, "clReleaseKernel");
-        check(programStatus, "clReleaseProgram");
-        check(bufferStatus, "clReleaseMemObject");
-        check(queueStatus, "clReleaseCommandQueue");
-        check(contextStatus, "clReleaseContext");
+        TinyKernel.checkReleased(kernelStatus, programStatus, bufferStatus, queueStatus, contextStatus);
     }
 
     private static int release(MethodHandle release, MemorySegment object) throws Throwable {

@@ -33,6 +33,18 @@ final class TinyKernel {
         if (status != CL_SUCCESS) throw failed(call, status);
     }
 
+    /**
+     * Checks the statuses of releasing the kernel, program, buffer, queue and context, in that order, after
+     * all five were released: the first failure is thrown, none is left unreleased because of it.
+     */
+    static void checkReleased(int kernel, int program, int buffer, int queue, int context) {
+        check(kernel, "clReleaseKernel");
+        check(program, "clReleaseProgram");
+        check(buffer, "clReleaseMemObject");
+        check(queue, "clReleaseCommandQueue");
+        check(context, "clReleaseContext");
+    }
+
     static IllegalStateException failed(String call, int status) {
         return new IllegalStateException(call + " failed: status=" + status);
     }
