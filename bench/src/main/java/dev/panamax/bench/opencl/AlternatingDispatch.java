@@ -26,7 +26,7 @@ import java.util.function.Function;
  *
  * {@code -Dpanamax.alternation.seed=N} seeds the order of the blocks. Prints one line per block: {@code block <figure segment> <binding> <round> <µs per dispatch>}.
  * {@code BINDINGS} is a comma-separated subset of {@code panamax,panamax.typed,raw,lwjgl,jocl} and of
- * the {@link #VARIANTS} (default: all); {@code FIGURES} of {@code roundtrip,batched1000.perKernel,setArgs3} (default: all).
+ * the {@link #VARIANTS} (default: all), or a {@link #DELAY_PROBE}; {@code FIGURES} of {@code roundtrip,batched1000.perKernel,setArgs3} (default: all).
  */
 public final class AlternatingDispatch {
     /** System property with the seed of the per-round shuffle (default 1). */
@@ -40,6 +40,12 @@ public final class AlternatingDispatch {
      * two-entry batch (one crossing per round trip).
      */
     static final List<String> VARIANTS = List.of("panamax.rawLayer", "panamax.typedSegment", "panamax.batched");
+    /**
+     * A probe, not a way a user would call: {@code panamax.rawLayer.delay<NANOS>} is the generated raw layer on
+     * (a) and (b) spinning {@code NANOS} ns before each enqueue, to measure what a little more caller work
+     * between calls costs on PoCL.
+     */
+    static final String DELAY_PROBE = "panamax.rawLayer.delay";
     /** Every binding and variant, in the order they are set up by default. */
     static final List<String> ALL = java.util.stream.Stream.concat(BINDINGS.stream(), VARIANTS.stream()).toList();
 
@@ -166,9 +172,26 @@ public final class AlternatingDispatch {
                 j.adopt(objects);
                 yield binding(name, j::tearDown, j::roundtrip, j::batched1000, j::setArgs3);
             }
-            default -> throw new IllegalArgumentException("unknown binding: name=" + name + " expected one of " + BINDINGS
-                    + " or " + VARIANTS);
+            default -> {
+                if (!name.startsWith(DELAY_PROBE)) {
+                    throw new IllegalArgumentException("unknown binding: name=" + name + " expected one of " + BINDINGS
+                            + " or " + VARIANTS + " or " + DELAY_PROBE + "NANOS");
+                }
+                long nanos = delayNanos(name);
+                yield panamax(name, objects, p -> Map.of(DispatchFigure.ROUNDTRIP, () -> p.roundtripRawLayerDelayed(nanos),
+                        DispatchFigure.BATCHED1000, () -> p.batched1000RawLayerDelayed(nanos)));
+            }
         };
+    }
+
+    /** The nanoseconds of a {@link #DELAY_PROBE} name. */
+    static long delayNanos(String name) {
+        String digits = name.substring(DELAY_PROBE.length());
+        if (!digits.matches("[0-9]{1,9}")) {
+            throw new IllegalArgumentException("bad delay probe: name=" + name + " expected " + DELAY_PROBE
+                    + "NANOS with NANOS a whole number of 0-999999999 ns, e.g. " + DELAY_PROBE + "100");
+        }
+        return Long.parseLong(digits);
     }
 
     /** A way through Panamax: its own {@link PanamaxDispatch} state on the shared objects, and the calls it takes part with. */

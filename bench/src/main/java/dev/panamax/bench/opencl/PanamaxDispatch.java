@@ -155,6 +155,30 @@ public class PanamaxDispatch {
         TinyKernel.check(CL.clFinish(queue.handle()), "clFinish");
     }
 
+    /**
+     * (a) through the generated raw layer with {@code delayNanos} of spinning before the enqueue: a probe of
+     * how much a little more work between one round trip's clFinish and the next enqueue costs.
+     */
+    public void roundtripRawLayerDelayed(long delayNanos) {
+        spin(delayNanos);
+        rawLayerEnqueue();
+        TinyKernel.check(CL.clFinish(queue.handle()), "clFinish");
+    }
+
+    /** (b) through the generated raw layer with {@code delayNanos} of spinning before each enqueue. */
+    public void batched1000RawLayerDelayed(long delayNanos) {
+        for (int i = 0; i < TinyKernel.BATCH; i++) {
+            spin(delayNanos);
+            rawLayerEnqueue();
+        }
+        TinyKernel.check(CL.clFinish(queue.handle()), "clFinish");
+    }
+
+    private static void spin(long nanos) {
+        long start = System.nanoTime();
+        while (System.nanoTime() - start < nanos) Thread.onSpinWait();
+    }
+
     /** (b) through the generated raw layer, one crossing per call: 1,000 enqueues, then clFinish. */
     public void batched1000RawLayer() {
         for (int i = 0; i < TinyKernel.BATCH; i++) rawLayerEnqueue();

@@ -83,4 +83,15 @@ class DispatchAlternationTest {
                 () -> DispatchAlternation.parse("block sideways raw 0 1.0\n", 1));
         assertTrue(unknown.getMessage().contains("segment=sideways"), unknown.getMessage());
     }
+
+    @Test
+    void readsTheDelayOfAProbeAndRejectsAMalformedOne() {
+        assertEquals(100, AlternatingDispatch.delayNanos("panamax.rawLayer.delay100"));
+        assertEquals(0, AlternatingDispatch.delayNanos("panamax.rawLayer.delay0"));
+        for (String bad : List.of("panamax.rawLayer.delay", "panamax.rawLayer.delay-5", "panamax.rawLayer.delay1e3",
+                "panamax.rawLayer.delay9999999999")) {
+            var e = assertThrows(IllegalArgumentException.class, () -> AlternatingDispatch.delayNanos(bad));
+            assertTrue(e.getMessage().contains("name=" + bad) && e.getMessage().contains("expected"), e.getMessage());
+        }
+    }
 }

@@ -38,12 +38,17 @@ public final class ScratchStack {
 
     private final Thread owner = Thread.currentThread();
     private final MemorySegment block;
+    // block.address() and block.byteSize(), read on every allocation
+    private final long base;
+    private final long limit;
     private long top;
     private Frame[] frames = new Frame[8];
     private int depth;
 
     private ScratchStack() {
         this.block = owner.isVirtual() || SIZE <= 0 ? MemorySegment.NULL : Arena.ofAuto().allocate(SIZE, 64);
+        this.base = block.address();
+        this.limit = block.byteSize();
     }
 
     /** Opens a frame on the calling thread's stack. */
@@ -67,12 +72,18 @@ public final class ScratchStack {
     }
 
     private Frame pushFrame() {
-        if (depth == frames.length) frames = Arrays.copyOf(frames, depth * 2);
-        Frame f = frames[depth];
-        if (f == null) f = frames[depth] = new Frame(this, depth);
-        depth++;
+        int d = depth;
+        Frame[] fs = frames;
+        Frame f;
+        if (d >= fs.length || (f = fs[d]) == null) f = newFrame(d);
+        depth = d + 1;
         f.open(top);
         return f;
+    }
+
+    private Frame newFrame(int d) {
+        if (d == frames.length) frames = Arrays.copyOf(frames, d * 2);
+        return frames[d] = new Frame(this, d);
     }
 
     /**
@@ -110,17 +121,17 @@ public final class ScratchStack {
         /** Scratch memory of {@code byteSize} bytes aligned to {@code byteAlignment}, valid until this frame closes. */
         @Override
         public MemorySegment allocate(long byteSize, long byteAlignment) {
-            checkUsable("allocate");
+            ScratchStack s = stack;
+            if (Thread.currentThread() != s.owner || !open || s.depth != index + 1) checkUsable("allocate");
             if (byteSize < 0) throw new IllegalArgumentException("negative size: byteSize=" + byteSize);
             if (byteAlignment <= 0 || (byteAlignment & (byteAlignment - 1)) != 0) {
                 throw new IllegalArgumentException("alignment is not a power of two: byteAlignment=" + byteAlignment);
             }
-            MemorySegment block = stack.block;
-            long base = block.address();
-            long start = ((base + stack.top + byteAlignment - 1) & -byteAlignment) - base;
-            if (block.byteSize() - start >= byteSize) {
-                stack.top = start + byteSize;
-                return slice(block, start, byteSize);
+            long base = s.base;
+            long start = ((base + s.top + byteAlignment - 1) & -byteAlignment) - base;
+            if (s.limit - start >= byteSize) {
+                s.top = start + byteSize;
+                return slice(s.block, start, byteSize);
             }
             if (overflow == null) overflow = Arena.ofConfined();
             return overflow.allocate(byteSize, byteAlignment);
@@ -188,27 +199,34 @@ public final class ScratchStack {
             int i = allocations++;
             if (i >= slices.length) return block.asSlice(start, byteSize);
             MemorySegment cached = slices[i];
-            if (cached != null && cached.address() == block.address() + start && cached.byteSize() == byteSize) return cached;
+            if (cached != null && cached.address() == stack.base + start && cached.byteSize() == byteSize) return cached;
             return slices[i] = block.asSlice(start, byteSize);
         }
 
         /** Releases everything allocated in this frame. */
         @Override
         public void close() {
-            checkUsable("close");
+            ScratchStack s = stack;
+            if (Thread.currentThread() != s.owner || !open || s.depth != index + 1) checkUsable("close");
             open = false;
-            stack.top = mark;
-            stack.depth = index;
+            s.top = mark;
+            s.depth = index;
+            if (pending != 0) forgetPending();
+            if (overflow != null) closeOverflow();
+        }
+
+        private void forgetPending() {
             for (int i = 0; i < pending; i++) {
                 pendingArrays[i] = null;
                 pendingCopies[i] = null;
             }
             pending = 0;
-            if (overflow != null) {
-                Arena a = overflow;
-                overflow = null;
-                a.close();
-            }
+        }
+
+        private void closeOverflow() {
+            Arena a = overflow;
+            overflow = null;
+            a.close();
         }
 
         /** Copies {@code array} (or room for it) into this frame; out/inout arrays are remembered for {@link #copyBack()}. */
