@@ -43,6 +43,8 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class PanamaxDispatch {
     private static final long[] GLOBAL_SIZE = {TinyKernel.GLOBAL_SIZE};
+    /** Enqueues per batch in {@link #batched1000Chunked()}. */
+    static final int CHUNK = 100;
 
     private Arena arena;
     private ClContext context;
@@ -57,6 +59,7 @@ public class PanamaxDispatch {
     private Batch setArgsAndEnqueues;
     private MemorySegment globalSize;
     private Batch enqueueAndFinish;
+    private Batch enqueueChunk;
 
     @Setup(Level.Trial)
     public void setup() {
@@ -97,6 +100,8 @@ public class PanamaxDispatch {
         enqueues = Batch.create(BatchMode.STANDARD, TinyKernel.BATCH + 1);
         for (int i = 0; i < TinyKernel.BATCH; i++) recordEnqueue(enqueues, globalSize);
         CLThunks.clFinish.record(enqueues, queue.handle());
+        enqueueChunk = Batch.create(BatchMode.STANDARD, CHUNK);
+        for (int i = 0; i < CHUNK; i++) recordEnqueue(enqueueChunk, globalSize);
         enqueueAndFinish = Batch.create(BatchMode.STANDARD, 2);
         recordEnqueue(enqueueAndFinish, globalSize);
         CLThunks.clFinish.record(enqueueAndFinish, queue.handle());
@@ -125,7 +130,7 @@ public class PanamaxDispatch {
         } finally {
             // every object is released (in reverse order of creation) even when one release fails
             try (Arena a = arena; ClContext c = context; ClCommandQueue q = queue; ClMem b = buffer; ClProgram p = program;
-                 ClKernel k = kernel; Batch r = enqueueAndFinish; Batch e = enqueues; Batch s = setArgsAndEnqueues) {
+                 ClKernel k = kernel; Batch r = enqueueAndFinish; Batch h = enqueueChunk; Batch e = enqueues; Batch s = setArgsAndEnqueues) {
                 // closed by try-with-resources
             }
         }
@@ -219,6 +224,15 @@ public class PanamaxDispatch {
     @Figure(value = "panamax.dispatch.batched1000.perKernel.us", baseline = "raw.dispatch.batched1000.perKernel.us")
     public void batched1000() {
         enqueues.run();
+    }
+
+    /**
+     * (b) a batch of {@value #CHUNK} enqueues replayed {@code 1,000 / CHUNK} times, then clFinish: ten crossings
+     * per 1,000 kernels, with a batch small enough to stay in the cache alongside PoCL's own data.
+     */
+    public void batched1000Chunked() {
+        for (int i = 0; i < TinyKernel.BATCH / CHUNK; i++) enqueueChunk.run();
+        TinyKernel.check(CL.clFinish(queue.handle()), "clFinish");
     }
 
     /** (b) the same through the typed layer, one crossing per call: 1,000 enqueues, then clFinish. */
