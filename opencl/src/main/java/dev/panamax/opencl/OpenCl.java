@@ -13,6 +13,7 @@ import dev.panamax.opencl.binding.ClMem;
 import dev.panamax.opencl.binding.ClPlatformId;
 import dev.panamax.opencl.binding.ClProgram;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.ref.Reference;
@@ -31,6 +32,10 @@ import java.util.List;
  */
 @AllocatesForCaller
 public final class OpenCl {
+    // one argument value at a time per thread: clSetKernelArg is critical (nothing runs between the write and
+    // the driver's copy); freed with its thread by the collector
+    private static final ThreadLocal<MemorySegment> ARG_CELL =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(ValueLayout.JAVA_LONG));
     private OpenCl() {}
 
     /** Every platform the ICD loader finds (borrowed: platforms are never released); empty when there is none. */
@@ -128,27 +133,29 @@ public final class OpenCl {
         return CLApi.clCreateCommandQueueWithProperties(context, device, (long[]) null);
     }
 
-    /** Sets kernel argument {@code index} to a memory object. */
+    /**
+     * Sets kernel argument {@code index} to a memory object. The setArg helpers write the value into a
+     * per-thread 8-byte native cell, which the driver copies before clSetKernelArg returns: no scratch
+     * frame, nothing allocated per call.
+     */
     public static void setArg(ClKernel kernel, int index, ClMem buffer) {
-        try (ScratchStack.Frame frame = ScratchStack.push()) {
-            MemorySegment arg = frame.allocate(ValueLayout.ADDRESS);
-            arg.set(ValueLayout.ADDRESS, 0, buffer.handle());
-            CLApi.clSetKernelArg(kernel, index, ValueLayout.ADDRESS.byteSize(), arg);
-            Reference.reachabilityFence(buffer);
-        }
+        MemorySegment cell = ARG_CELL.get();
+        cell.set(ValueLayout.ADDRESS, 0, buffer.handle());
+        CLApi.clSetKernelArg(kernel, index, ValueLayout.ADDRESS.byteSize(), cell);
+        Reference.reachabilityFence(buffer);
     }
 
     /** Sets kernel argument {@code index} to a float. */
     public static void setArg(ClKernel kernel, int index, float value) {
-        try (ScratchStack.Frame frame = ScratchStack.push()) {
-            CLApi.clSetKernelArg(kernel, index, Float.BYTES, frame.allocateFrom(ValueLayout.JAVA_FLOAT, value));
-        }
+        MemorySegment cell = ARG_CELL.get();
+        cell.set(ValueLayout.JAVA_FLOAT, 0, value);
+        CLApi.clSetKernelArg(kernel, index, Float.BYTES, cell);
     }
 
     /** Sets kernel argument {@code index} to an int. */
     public static void setArg(ClKernel kernel, int index, int value) {
-        try (ScratchStack.Frame frame = ScratchStack.push()) {
-            CLApi.clSetKernelArg(kernel, index, Integer.BYTES, frame.allocateFrom(ValueLayout.JAVA_INT, value));
-        }
+        MemorySegment cell = ARG_CELL.get();
+        cell.set(ValueLayout.JAVA_INT, 0, value);
+        CLApi.clSetKernelArg(kernel, index, Integer.BYTES, cell);
     }
 }

@@ -9,6 +9,8 @@ import dev.panamax.opencl.binding.ClMem;
 import dev.panamax.opencl.binding.ClProgram;
 import org.junit.jupiter.api.Test;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Random;
 
@@ -54,6 +56,48 @@ class VectorAddTest extends PoclTestBase {
                 CLApi.clEnqueueReadBuffer(queue, bufC, CL.CL_TRUE, 0, bytes, hostC.segment(), null, null);
                 float[] c = hostC.segment().toArray(ValueLayout.JAVA_FLOAT);
                 assertArrayEquals(expected, c);
+            }
+        }
+    }
+
+    static final String SCALE_SOURCE = """
+            __kernel void scale(__global float *x, float factor, int n) {
+                int i = get_global_id(0);
+                if (i < n) x[i] = x[i] * factor + (float) n;
+            }
+            """;
+
+    @Test
+    void scalarArgumentsFromNativeValuesAndFromTheHelpersPerThreadCell() {
+        int n = 64;
+        long bytes = (long) n * Float.BYTES;
+        float[] x = new float[n];
+        for (int i = 0; i < n; i++) x[i] = i;
+        try (NativeBuffer host = NativeBuffer.allocate(bytes);
+             ClMem buf = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, bytes, null);
+             ClProgram program = OpenCl.buildProgram(context, device, SCALE_SOURCE, "");
+             ClKernel kernel = CLApi.clCreateKernel(program, "scale")) {
+            host.segment().copyFrom(MemorySegment.ofArray(x));
+            CLApi.clEnqueueWriteBuffer(queue, buf, CL.CL_TRUE, 0, bytes, host.segment(), null, null);
+            // values prepared in native memory, through the typed call
+            OpenCl.setArg(kernel, 0, buf);
+            try (Arena arena = Arena.ofConfined()) {
+                CLApi.clSetKernelArg(kernel, 1, Float.BYTES, arena.allocateFrom(ValueLayout.JAVA_FLOAT, 3f));
+                CLApi.clSetKernelArg(kernel, 2, Integer.BYTES, arena.allocateFrom(ValueLayout.JAVA_INT, n));
+            }
+            CLApi.clEnqueueNDRangeKernel(queue, kernel, null, new long[] {n}, null, null, null);
+            CLApi.clEnqueueReadBuffer(queue, buf, CL.CL_TRUE, 0, bytes, host.segment(), null, null);
+            float[] once = host.segment().toArray(ValueLayout.JAVA_FLOAT);
+            // the helpers' per-thread cell, written again between the two arguments
+            OpenCl.setArg(kernel, 1, 0.5f);
+            OpenCl.setArg(kernel, 2, 7);
+            CLApi.clEnqueueNDRangeKernel(queue, kernel, null, new long[] {n}, null, null, null);
+            CLApi.clEnqueueReadBuffer(queue, buf, CL.CL_TRUE, 0, bytes, host.segment(), null, null);
+            float[] twice = host.segment().toArray(ValueLayout.JAVA_FLOAT);
+            for (int i = 0; i < n; i++) {
+                assertEquals(i * 3f + n, once[i], "after typed arguments, element " + i);
+                // n is now 7: the kernel leaves elements from 7 on as they were
+                assertEquals(i < 7 ? once[i] * 0.5f + 7 : once[i], twice[i], "after helper arguments, element " + i);
             }
         }
     }
