@@ -121,8 +121,8 @@ public final class ScratchStack {
         /** Scratch memory of {@code byteSize} bytes aligned to {@code byteAlignment}, valid until this frame closes. */
         @Override
         public MemorySegment allocate(long byteSize, long byteAlignment) {
+            if (!usable()) checkUsable("allocate");
             ScratchStack s = stack;
-            if (Thread.currentThread() != s.owner || !open || s.depth != index + 1) checkUsable("allocate");
             if (byteSize < 0) throw new IllegalArgumentException("negative size: byteSize=" + byteSize);
             if (byteAlignment <= 0 || (byteAlignment & (byteAlignment - 1)) != 0) {
                 throw new IllegalArgumentException("alignment is not a power of two: byteAlignment=" + byteAlignment);
@@ -206,8 +206,8 @@ public final class ScratchStack {
         /** Releases everything allocated in this frame. */
         @Override
         public void close() {
+            if (!usable()) checkUsable("close");
             ScratchStack s = stack;
-            if (Thread.currentThread() != s.owner || !open || s.depth != index + 1) checkUsable("close");
             open = false;
             s.top = mark;
             s.depth = index;
@@ -274,6 +274,12 @@ public final class ScratchStack {
             pending++;
         }
 
+        /** Open, innermost, and on its owner's thread: the one branch of the fast paths. */
+        private boolean usable() {
+            return Thread.currentThread() == stack.owner && open && stack.depth == index + 1;
+        }
+
+        /** Throws the error that says why this frame may not be used here. */
         private void checkUsable(String operation) {
             if (Thread.currentThread() != stack.owner) {
                 throw new IllegalStateException("scratch frame used from another thread: operation=" + operation
