@@ -61,30 +61,18 @@ public final class RoundtripAlternation {
                 }
                 // Panamax's objects, then each half of the round trip through the typed layer (CLApi) or
                 // the generated raw layer (CL: unchecked status, MemorySegment arguments): which half costs what
-                case "generatedRaw" -> {
-                    Objects o = new Objects();
-                    sides.put(name, () -> {
-                        o.rawEnqueue();
-                        o.rawFinish();
-                    });
-                    tearDowns.addFirst(o::close);
-                }
-                case "typedEnqueue" -> {
-                    Objects o = new Objects();
-                    sides.put(name, () -> {
-                        o.typedEnqueue();
-                        o.rawFinish();
-                    });
-                    tearDowns.addFirst(o::close);
-                }
-                case "typedFinish" -> {
-                    Objects o = new Objects();
-                    sides.put(name, () -> {
-                        o.rawEnqueue();
-                        CLApi.clFinish(o.queue);
-                    });
-                    tearDowns.addFirst(o::close);
-                }
+                case "generatedRaw" -> halves(name, sides, tearDowns, o -> {
+                    o.rawEnqueue();
+                    o.rawFinish();
+                });
+                case "typedEnqueue" -> halves(name, sides, tearDowns, o -> {
+                    o.typedEnqueue();
+                    o.rawFinish();
+                });
+                case "typedFinish" -> halves(name, sides, tearDowns, o -> {
+                    o.rawEnqueue();
+                    CLApi.clFinish(o.queue);
+                });
                 case "lwjgl" -> {
                     LwjglDispatch lwjgl = new LwjglDispatch();
                     lwjgl.setup();
@@ -183,6 +171,18 @@ public final class RoundtripAlternation {
         } catch (Throwable e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A side on Panamax's own objects whose round trip is {@code halves} (each half typed or raw layer). */
+    private static void halves(String name, Map<String, Side> sides, List<Runnable> tearDowns, HalvesOf halves) {
+        Objects o = new Objects();
+        sides.put(name, () -> halves.roundtrip(o));
+        tearDowns.addFirst(o::close);
+    }
+
+    /** The two halves of a round trip on one set of objects. */
+    private interface HalvesOf {
+        void roundtrip(Objects objects) throws Throwable;
     }
 
     private static double block(Side side, int calls) throws Throwable {
