@@ -87,19 +87,31 @@ final class TypedClassWriter {
         };
     }
 
-    private static boolean needsFrame(TypedFunction f) {
+    /**
+     * Where the call's scratch frame comes from: null when nothing is staged; a push when something is
+     * staged on every call (an errcode or returned out-parameter, an argument that may not be null);
+     * otherwise a push only when one of the nullable staged arguments is given, so that a call passing
+     * null for all of them (no wait list, no event) opens no frame. Every staging helper returns NULL
+     * for a null argument without touching the frame, and try-with-resources skips a null resource.
+     */
+    private static String frameSource(TypedFunction f) {
+        List<String> optional = new ArrayList<>();
         for (TypedParam p : f.params()) {
-            switch (p.mapping()) {
-                case Mapping.StringIn x -> { return true; }
-                case Mapping.StringArray x -> { return true; }
-                case Mapping.HandleArray x -> { return true; }
-                case Mapping.Errcode x -> { return true; }
-                case Mapping.ReturnedOut x -> { return true; }
-                case Mapping.ScalarArray x when !f.heapInPlace() -> { return true; }
-                default -> { }
-            }
+            boolean staged = switch (p.mapping()) {
+                case Mapping.StringIn x -> true;
+                case Mapping.StringArray x -> true;
+                case Mapping.HandleArray x -> true;
+                case Mapping.Errcode x -> true;
+                case Mapping.ReturnedOut x -> true;
+                case Mapping.ScalarArray x -> !f.heapInPlace();
+                default -> false;
+            };
+            if (!staged) continue;
+            if (!p.isJavaParameter() || !nullable(p.mapping())) return "ScratchStack.push()";
+            optional.add(p.javaName() + " == null");
         }
-        return false;
+        if (optional.isEmpty()) return null;
+        return String.join(" && ", optional) + " ? null : ScratchStack.push()";
     }
 
     private static void method(Source s, BindingPlan plan, TypedFunction f, RawFunction raw) {
@@ -148,8 +160,9 @@ final class TypedClassWriter {
                     + p.javaName() + ", " + cb.once() + ");");
             registrations.add("if ($" + p.javaName() + " != 0) " + cb.callbackClass() + ".registry().unregister($" + p.javaName() + ");");
         }
-        boolean frame = needsFrame(f);
-        if (frame) s.open("try (ScratchStack.Frame $$frame = ScratchStack.push()) {");
+        String frameSource = frameSource(f);
+        boolean frame = frameSource != null;
+        if (frame) s.open("try (ScratchStack.Frame $$frame = " + frameSource + ") {");
         for (TypedParam p : f.params()) stage(s, plan, f, p);
         boolean hasValue = !raw.returnCarrier().equals("void");
         if (!registrations.isEmpty()) {

@@ -93,7 +93,6 @@ public final class ScratchStack {
     public static final class Frame implements SegmentAllocator, AutoCloseable {
         private final ScratchStack stack;
         private final int index;
-        private boolean open;
         private long mark;
         private Arena overflow;
         // arrays staged for an out/inout parameter, copied back by copyBack()
@@ -112,7 +111,6 @@ public final class ScratchStack {
         }
 
         private void open(long top) {
-            this.open = true;
             this.mark = top;
             this.pending = 0;
             this.allocations = 0;
@@ -208,7 +206,6 @@ public final class ScratchStack {
         public void close() {
             if (!usable()) checkUsable("close");
             ScratchStack s = stack;
-            open = false;
             s.top = mark;
             s.depth = index;
             if (pending != 0) forgetPending();
@@ -274,9 +271,13 @@ public final class ScratchStack {
             pending++;
         }
 
-        /** Open, innermost, and on its owner's thread: the one branch of the fast paths. */
+        /**
+         * Open, innermost, and on its owner's thread: the one branch of the fast paths. A frame is open
+         * exactly while the stack's depth reaches it and no deeper frame is open, so the depth alone tells
+         * an open innermost frame from a closed or an outer one.
+         */
         private boolean usable() {
-            return Thread.currentThread() == stack.owner && open && stack.depth == index + 1;
+            return Thread.currentThread() == stack.owner && stack.depth == index + 1;
         }
 
         /** Throws the error that says why this frame may not be used here. */
@@ -285,7 +286,7 @@ public final class ScratchStack {
                 throw new IllegalStateException("scratch frame used from another thread: operation=" + operation
                         + " owner=" + stack.owner + " caller=" + Thread.currentThread());
             }
-            if (!open) {
+            if (stack.depth <= index) {
                 throw new IllegalStateException("scratch frame is closed: operation=" + operation + " depth=" + index);
             }
             if (stack.depth != index + 1) {

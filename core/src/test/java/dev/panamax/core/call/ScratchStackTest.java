@@ -3,10 +3,18 @@ package dev.panamax.core.call;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_CHAR;
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 import static org.junit.jupiter.api.Assertions.*;
 
 class ScratchStackTest {
@@ -57,6 +65,69 @@ class ScratchStackTest {
             assertEquals(small.address() + 16, after.address(), "the stack keeps serving small allocations");
         }
         assertFalse(big.scope().isAlive(), "the frame's arena closed with it");
+    }
+
+    @Test
+    void arraysOfEveryLengthAndElementTypeAreCopiedElementForElement() {
+        for (int n : new int[] {0, 1, 2, 7, 8, 9, 100}) {
+            try (ScratchStack.Frame f = ScratchStack.push()) {
+                byte[] b = new byte[n];
+                short[] s = new short[n];
+                char[] c = new char[n];
+                int[] i = new int[n];
+                float[] fl = new float[n];
+                long[] l = new long[n];
+                double[] d = new double[n];
+                for (int k = 0; k < n; k++) {
+                    b[k] = (byte) (k * 37 + 1);
+                    s[k] = (short) (k * 1009 - 7);
+                    c[k] = (char) ('A' + k);
+                    i[k] = k * 100_003 - 5;
+                    fl[k] = k * 1.5f - 0.25f;
+                    l[k] = k * 0x1_0000_0001L - 3;
+                    d[k] = k * -2.75;
+                }
+                MemorySegment sb = f.allocateFrom(JAVA_BYTE, b);
+                MemorySegment ss = f.allocateFrom(JAVA_SHORT, s);
+                MemorySegment sc = f.allocateFrom(JAVA_CHAR, c);
+                MemorySegment si = f.allocateFrom(JAVA_INT, i);
+                MemorySegment sf = f.allocateFrom(JAVA_FLOAT, fl);
+                MemorySegment sl = f.allocateFrom(JAVA_LONG, l);
+                MemorySegment sd = f.allocateFrom(JAVA_DOUBLE, d);
+                assertArrayEquals(b, sb.toArray(JAVA_BYTE), "byte[" + n + "]");
+                assertArrayEquals(s, ss.toArray(JAVA_SHORT), "short[" + n + "]");
+                assertArrayEquals(c, sc.toArray(JAVA_CHAR), "char[" + n + "]");
+                assertArrayEquals(i, si.toArray(JAVA_INT), "int[" + n + "]");
+                assertArrayEquals(fl, sf.toArray(JAVA_FLOAT), "float[" + n + "]");
+                assertArrayEquals(l, sl.toArray(JAVA_LONG), "long[" + n + "]");
+                assertArrayEquals(d, sd.toArray(JAVA_DOUBLE), "double[" + n + "]");
+                assertEquals(0, sl.address() % 8, "aligned for its layout");
+            }
+        }
+    }
+
+    @Test
+    void aLayoutsByteOrderIsHonoured() {
+        ValueLayout.OfInt bigEndian = JAVA_INT.withOrder(ByteOrder.BIG_ENDIAN);
+        for (int n : new int[] {1, 8, 9, 40}) {
+            int[] values = IntStream.range(0, n).map(k -> 0x01020304 + k).toArray();
+            try (ScratchStack.Frame f = ScratchStack.push()) {
+                MemorySegment copy = f.allocateFrom(bigEndian, values);
+                for (int k = 0; k < n; k++) {
+                    assertEquals(0x01, copy.get(JAVA_BYTE, 4L * k), "most significant byte first, n=" + n);
+                    assertEquals(values[k], copy.getAtIndex(bigEndian, k));
+                }
+            }
+        }
+    }
+
+    @Test
+    void aClosedFrameSaysSo() {
+        ScratchStack.Frame f = ScratchStack.push();
+        f.close();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> f.allocate(8));
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        assertEquals(0, ScratchStack.depth());
     }
 
     @Test
