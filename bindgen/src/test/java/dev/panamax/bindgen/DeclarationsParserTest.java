@@ -149,6 +149,19 @@ class DeclarationsParserTest {
     }
 
     @Test
+    void aLengthIsAParameterNameOrAFixedCount() {
+        Declarations d = DeclarationsParser.parse(HEAD + "functions:\n  - name: f\n    params:\n"
+                + "      - {name: origin, type: size_t*, length: 3}\n      - {name: p, type: u8*, length: n}\n      - [u32, n]\n"
+                + "      - [size_t*, one]\n", "t.yaml");
+        List<Param> ps = d.function("f").orElseThrow().params();
+        assertEquals(3, ps.get(0).count());
+        assertNull(ps.get(0).length());
+        assertEquals("n", ps.get(1).length());
+        assertEquals(0, ps.get(1).count());
+        assertFalse(ps.get(3).hasLength());
+    }
+
+    @Test
     void unknownTypes() {
         assertError(HEAD + "functions:\n  - {name: f, returns: u33}\n", "4:24", "unknown type 'u33'", "expected a primitive (void bool i8");
         assertError(HEAD + "types:\n  P: {struct: [[Q, q]]}\n", "4:17", "unknown type 'Q'", "declared under types (P)");

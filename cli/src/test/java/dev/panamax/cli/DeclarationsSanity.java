@@ -231,7 +231,9 @@ final class DeclarationsSanity {
             }
             for (Map<String, Object> param : params) {
                 Object length = param.get("length");
-                if (length != null && !paramNames.contains(String.valueOf(length))) {
+                if (length instanceof Integer count) {
+                    if (count < 1) problem("length of " + param.get("name") + " in " + where + " is " + count + "; expected a count of at least 1");
+                } else if (length != null && !paramNames.contains(String.valueOf(length))) {
                     problem("length of " + param.get("name") + " in " + where + " names no parameter: " + length);
                 }
             }

@@ -110,7 +110,8 @@ public final class DeclarationsParser {
         Node formatNode = require(keys, "format", top, "top level");
         long format = integer(formatNode, "format");
         if (format != 1) throw error(formatNode, "unsupported format " + format + "; expected 1");
-        String library = string(require(keys, "library", top, "top level"), "library");
+        // the library's name also names the C glue (pmx_thunks_<library>.c), so it must be a C identifier
+        String library = identifier(require(keys, "library", top, "top level"), "library");
         List<String> sonames = keys.containsKey("sonames") ? strings(keys.get("sonames"), "sonames") : List.of();
         String javaPackage = null;
         if (keys.containsKey("package")) {
@@ -419,9 +420,20 @@ public final class DeclarationsParser {
                 TypeRef type = typeRef(require(keys, "type", m, "parameter " + name));
                 Param.Direction dir = keys.containsKey("dir") ? choice(keys.get("dir"), "dir", Param.Direction.class) : Param.Direction.IN;
                 String length = null;
+                int count = 0;
                 if (keys.containsKey("length")) {
-                    length = identifier(keys.get("length"), "length");
-                    lengthRefs.put(length, keys.get("length"));
+                    Node l = keys.get("length");
+                    if (l instanceof ScalarNode sn && isTag(sn, Tag.INT)) {
+                        long c = integer(sn, "length");
+                        if (c < 1 || c > Param.MAX_COUNT) {
+                            throw error(sn, "length " + sn.getValue() + " of parameter " + name + " is out of range; expected a count from 1 to "
+                                    + Param.MAX_COUNT + " or the name of the parameter holding the length");
+                        }
+                        count = (int) c;
+                    } else {
+                        length = identifier(l, "length");
+                        lengthRefs.put(length, l);
+                    }
                 }
                 boolean nullable = keys.containsKey("nullable") && bool(keys.get("nullable"), "nullable");
                 String errcode = null;
@@ -431,7 +443,7 @@ public final class DeclarationsParser {
                 }
                 Returns.Ownership ownership = keys.containsKey("ownership")
                         ? choice(keys.get("ownership"), "ownership", Returns.Ownership.class) : null;
-                param = new Param(name, type, dir, length, nullable, errcode, ownership, location(keys.get("type")));
+                param = new Param(name, type, dir, length, count, nullable, errcode, ownership, location(keys.get("type")));
             } else {
                 throw error(p, "parameter of " + where + " is a " + describe(p) + "; expected [type, name] or {name: .., type: ..}");
             }

@@ -93,6 +93,10 @@ final class DeclarationsValidator {
             throw new DeclarationsException(p.location(), where + " is nullable but has type " + p.type().spelling()
                     + "; expected a pointer, string, handle or callback (only they can be NULL)");
         }
+        if (p.count() > 0 && !pointer) {
+            throw new DeclarationsException(p.location(), where + " has length " + p.count() + " but type " + p.type().spelling()
+                    + "; expected a pointer type (T*, ptr) for a parameter with a length");
+        }
         if (p.length() != null) {
             if (!pointer) {
                 throw new DeclarationsException(p.location(), where + " has a length but type " + p.type().spelling()

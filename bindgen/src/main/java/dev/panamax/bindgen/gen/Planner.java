@@ -442,8 +442,8 @@ public final class Planner {
                 outTypes.add(r.out());
             } else {
                 base[i] = switch (r.out()) {
-                    case Out.Scalar s -> new Mapping.ScalarArray(s.kind(), Param.Direction.OUT, false, true);
-                    case Out.Handle h -> new Mapping.HandleArray(h.handleClass(), Param.Direction.OUT, false, h.owned(), true);
+                    case Out.Scalar s -> new Mapping.ScalarArray(s.kind(), Param.Direction.OUT, false, 1);
+                    case Out.Handle h -> new Mapping.HandleArray(h.handleClass(), Param.Direction.OUT, false, h.owned(), 1);
                     case Out.Struct s -> new Mapping.StructPointer(s.structClass(), false);
                     case Out.Address a -> new Mapping.Segment(false);
                 };
@@ -471,7 +471,9 @@ public final class Planner {
             }
             deriveLengths(ps, javaNames, m);
             List<TypedParam> tps = new ArrayList<>();
-            for (int i = 0; i < ps.size(); i++) tps.add(new TypedParam(ps.get(i), javaNames.get(i), m[i]));
+            for (int i = 0; i < ps.size(); i++) {
+                tps.add(new TypedParam(ps.get(i), javaNames.get(i), m[i], extent(ps, resolved, javaNames, m, i)));
+            }
             out.add(new TypedFunction(f.name(), v, f.tier().name(), tps, result, status, statusKind(f), outs, record));
         }
         return out;
@@ -495,17 +497,67 @@ public final class Planner {
         }
     }
 
+    /**
+     * How much memory C reads or writes through pointer {@code i}, when its {@code length} names a
+     * parameter the Java caller gives: the typed method checks the memory against it before the call.
+     * None for lengths taken from the arrays themselves or held in memory (an inout size).
+     */
+    private TypedFunction.Extent extent(List<Param> ps, List<TypeRef> resolved, List<String> javaNames, Mapping[] m, int i) {
+        Param p = ps.get(i);
+        if (p.count() > 0) {
+            // arrays check a fixed count themselves (Mapping.ScalarArray.fixed); segments against it
+            String elementBytes = elementBytes(resolved.get(i));
+            return m[i] instanceof Mapping.Segment && elementBytes != null
+                    ? new TypedFunction.Extent(p.count() + "L", "length", elementBytes) : null;
+        }
+        if (p.length() == null) return null;
+        if (!(m[i] instanceof Mapping.Segment || m[i] instanceof Mapping.ScalarArray || m[i] instanceof Mapping.HandleArray)) {
+            return null;
+        }
+        for (int l = 0; l < ps.size(); l++) {
+            if (!ps.get(l).name().equals(p.length())) continue;
+            if (!(m[l] instanceof Mapping.Value v) || !TypeRefs.isInteger(v.kind())) return null;
+            String elementBytes = elementBytes(resolved.get(i));
+            return elementBytes == null ? null
+                    : new TypedFunction.Extent(count(v.kind(), javaNames.get(l)), ps.get(l).name(), elementBytes);
+        }
+        return null;
+    }
+
+    /** A count parameter as a long: unsigned ones widened as unsigned, the others as they are. */
+    private static String count(ScalarKind kind, String javaName) {
+        return switch (kind) {
+            case U8, U16, U32 -> Carriers.toLong(kind, javaName);
+            default -> javaName;
+        };
+    }
+
+    /** The bytes of one element behind a pointer, as Java source; null when the pointer's type does not say. */
+    private String elementBytes(TypeRef pointer) {
+        return switch (pointer) {
+            case TypeRef.AnyPointer a -> "1";    // the length of a ptr counts bytes
+            case TypeRef.CString s -> "1";
+            case TypeRef.PointerTo ptr -> switch (TypeRefs.unalias(types, ptr.target())) {
+                case TypeRef.Primitive prim -> Integer.toString(prim.kind().size());
+                case TypeRef.Named n when types.get(n.name()) instanceof TypeDecl.Struct
+                        || types.get(n.name()) instanceof TypeDecl.Union -> classOf.get(n.name()) + ".SIZE";
+                default -> "ValueLayout.ADDRESS.byteSize()";    // handles, pointers, strings, function pointers
+            };
+            default -> null;
+        };
+    }
+
     private Mapping mapping(Function f, Param p, TypeRef t) {
         if (p.errcode() != null) {
             ScalarKind k = ((TypeRef.Primitive) TypeRefs.unalias(types, ((TypeRef.PointerTo) t).target())).kind();
             return new Mapping.Errcode("check_" + p.errcode(), k);
         }
-        boolean returnable = p.direction() == Param.Direction.OUT && p.length() == null && !p.nullable();
+        boolean returnable = p.direction() == Param.Direction.OUT && !p.hasLength() && !p.nullable();
         return switch (t) {
             case TypeRef.Primitive prim -> new Mapping.Value(prim.kind());
             case TypeRef.AnyPointer a -> new Mapping.Segment(p.nullable());
             case TypeRef.CString s -> p.direction() == Param.Direction.IN ? new Mapping.StringIn(p.nullable())
-                    : new Mapping.ScalarArray(ScalarKind.U8, p.direction(), p.nullable(), p.length() == null);
+                    : new Mapping.ScalarArray(ScalarKind.U8, p.direction(), p.nullable(), fixedCount(p));
             case TypeRef.Named n -> switch (types.get(n.name())) {
                 case TypeDecl.Handle h -> new Mapping.HandleValue(classOf.get(h.name()), p.nullable());
                 case TypeDecl.Struct s -> new Mapping.StructValue(classOf.get(s.name()));
@@ -521,18 +573,18 @@ public final class Planner {
         switch (target) {
             case TypeRef.Primitive prim when Carriers.hasArray(prim.kind()) -> {
                 if (returnable) return new Mapping.ReturnedOut(new Out.Scalar(prim.kind()));
-                return new Mapping.ScalarArray(prim.kind(), p.direction(), p.nullable(), p.length() == null);
+                return new Mapping.ScalarArray(prim.kind(), p.direction(), p.nullable(), fixedCount(p));
             }
             case TypeRef.Named n when types.get(n.name()) instanceof TypeDecl.Handle h -> {
                 boolean owned = owned(p.ownership(), h);
                 if (returnable) return new Mapping.ReturnedOut(new Out.Handle(classOf.get(h.name()), owned));
                 if (p.direction() == Param.Direction.INOUT) return new Mapping.Segment(p.nullable());
-                return new Mapping.HandleArray(classOf.get(h.name()), p.direction(), p.nullable(), owned, p.length() == null);
+                return new Mapping.HandleArray(classOf.get(h.name()), p.direction(), p.nullable(), owned, fixedCount(p));
             }
             case TypeRef.Named n when types.get(n.name()) instanceof TypeDecl.Struct
                     || types.get(n.name()) instanceof TypeDecl.Union -> {
                 if (returnable) return new Mapping.ReturnedOut(new Out.Struct(classOf.get(n.name())));
-                if (p.length() != null) return new Mapping.Segment(p.nullable());
+                if (p.hasLength()) return new Mapping.Segment(p.nullable());
                 return new Mapping.StructPointer(classOf.get(n.name()), p.nullable());
             }
             case TypeRef.CString s when p.direction() == Param.Direction.IN -> {
@@ -543,6 +595,12 @@ public final class Planner {
                 return new Mapping.Segment(p.nullable());
             }
         }
+    }
+
+    /** The elements C uses through a pointer when no parameter says: the fixed count, else one; 0 when a parameter says. */
+    private static int fixedCount(Param p) {
+        if (p.length() != null) return 0;
+        return p.count() > 0 ? p.count() : 1;
     }
 
     private static boolean owned(Returns.Ownership declared, TypeDecl.Handle h) {

@@ -115,11 +115,30 @@ final class SupportWriter {
         s.line("return new IllegalArgumentException(b.toString());");
         s.close("}");
         s.line("");
-        s.doc("Refuses an empty array where C reads or writes one element.");
-        s.open("static void atLeastOne(String function, String parameter, int length) {");
-        s.open("if (length < 1) {");
-        s.line("throw new IllegalArgumentException(\"empty array where one element is needed: function=\" + function");
-        s.line("        + \" parameter=\" + parameter + \" length=\" + length);");
+        s.doc("Refuses an array shorter than the fixed number of elements C reads or writes through it (one without a length).");
+        s.open("static void atLeast(String function, String parameter, int length, int needed) {");
+        s.open("if (length < needed) {");
+        s.line("throw new IllegalArgumentException(\"array shorter than the \" + needed + (needed == 1 ? \" element\" : \" elements\")");
+        s.line("        + \" C uses: function=\" + function + \" parameter=\" + parameter + \" length=\" + length);");
+        s.close("}");
+        s.close("}");
+        s.line("");
+        s.doc("Refuses a segment smaller than the memory C reads or writes through it: {@code count} elements of",
+                "{@code elementBytes} bytes. Null and NULL pass (nullability is checked apart), and so does any zero-length",
+                "native segment: an address from C, whose size is not known.");
+        s.open("static void fits(String function, String parameter, String countName, MemorySegment segment, long count, long elementBytes) {");
+        s.line("if (segment == null || segment.byteSize() == 0 && segment.isNative()) return;");
+        s.open("if (count < 0 || count > segment.byteSize() / elementBytes) {");
+        s.line("throw new IllegalArgumentException(\"segment smaller than its length: function=\" + function + \" parameter=\" + parameter");
+        s.line("        + \" byteSize=\" + segment.byteSize() + \" \" + countName + \"=\" + count + \" elementBytes=\" + elementBytes);");
+        s.close("}");
+        s.close("}");
+        s.line("");
+        s.doc("Refuses an array shorter than the {@code count} elements C reads or writes through it.");
+        s.open("static void enough(String function, String parameter, String countName, int length, long count) {");
+        s.open("if (count < 0 || count > length) {");
+        s.line("throw new IllegalArgumentException(\"array shorter than its length: function=\" + function + \" parameter=\" + parameter");
+        s.line("        + \" length=\" + length + \" \" + countName + \"=\" + count);");
         s.close("}");
         s.close("}");
         s.line("");

@@ -128,11 +128,27 @@ final class TypedClassWriter {
             if (p.isJavaParameter() && !nullable(p.mapping()) || p.mapping() instanceof Mapping.StructValue) {
                 s.line(n.support() + ".notNull(" + p.javaName() + ", " + fn + ", " + JavaNames.literal(p.decl().name()) + ");");
             }
-            boolean single = p.mapping() instanceof Mapping.ScalarArray a && a.single()
-                    || p.mapping() instanceof Mapping.HandleArray h && h.single();
-            if (single) {
-                s.line("if (" + p.javaName() + " != null) " + n.support() + ".atLeastOne(" + fn + ", "
-                        + JavaNames.literal(p.decl().name()) + ", " + p.javaName() + ".length);");
+            int fixed = switch (p.mapping()) {
+                case Mapping.ScalarArray a -> a.fixed();
+                case Mapping.HandleArray h -> h.fixed();
+                default -> 0;
+            };
+            if (fixed > 0) {
+                s.line("if (" + p.javaName() + " != null) " + n.support() + ".atLeast(" + fn + ", "
+                        + JavaNames.literal(p.decl().name()) + ", " + p.javaName() + ".length, " + fixed + ");");
+            }
+        }
+        // memory behind a pointer against the length the caller gives for it
+        for (TypedParam p : f.params()) {
+            TypedFunction.Extent e = p.extent();
+            if (e == null) continue;
+            String names = JavaNames.literal(p.decl().name()) + ", " + JavaNames.literal(e.countName());
+            if (p.mapping() instanceof Mapping.Segment) {
+                s.line(n.support() + ".fits(" + fn + ", " + names + ", " + p.javaName() + ", " + e.count() + ", "
+                        + e.elementBytes() + ");");
+            } else {
+                s.line("if (" + p.javaName() + " != null) " + n.support() + ".enough(" + fn + ", " + names + ", "
+                        + p.javaName() + ".length, " + e.count() + ");");
             }
         }
         // lengths taken from arrays
@@ -304,11 +320,11 @@ final class TypedClassWriter {
         String j = p.javaName();
         switch (p.mapping()) {
             case Mapping.ScalarArray a when !f.heapInPlace() && a.direction() != Param.Direction.IN ->
-                    s.line(plan.names().support() + ".copyBack($" + j + ", " + j + ", " + (a.single() ? 1 : -1) + ");");
+                    s.line(plan.names().support() + ".copyBack($" + j + ", " + j + ", " + (a.fixed() > 0 ? a.fixed() : -1) + ");");
             case Mapping.HandleArray h when h.direction() != Param.Direction.IN -> {
                 String wrap = h.handleClass() + (h.owned() ? ".owned(" : ".borrowed(");
                 s.open("if (" + j + " != null) {");
-                s.open("for (int $$i = 0; $$i < " + (h.single() ? "1" : j + ".length") + "; $$i++) {");
+                s.open("for (int $$i = 0; $$i < " + (h.fixed() > 0 ? Integer.toString(h.fixed()) : j + ".length") + "; $$i++) {");
                 s.line(j + "[$$i] = " + wrap + "$" + j + ".getAtIndex(ValueLayout.ADDRESS, $$i));");
                 s.close("}");
                 s.close("}");

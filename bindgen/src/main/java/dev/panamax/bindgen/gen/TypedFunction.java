@@ -33,14 +33,29 @@ public record TypedFunction(String name, Variant variant, String tier, List<Type
         return tier.equals("CRITICAL_HEAP");
     }
 
-    /** A C parameter and how the typed method fills it. */
-    public record TypedParam(Param decl, String javaName, Mapping mapping) {
+    /**
+     * A C parameter and how the typed method fills it.
+     *
+     * @param extent how much memory C reads or writes through this pointer, checked before the call,
+     *               or null when the declaration does not say or the typed method already derives it
+     */
+    public record TypedParam(Param decl, String javaName, Mapping mapping, Extent extent) {
         /** Whether it appears in the Java method's parameter list. */
         public boolean isJavaParameter() {
             return !(mapping instanceof Mapping.DerivedLength || mapping instanceof Mapping.UserData
                     || mapping instanceof Mapping.Errcode || mapping instanceof Mapping.ReturnedOut);
         }
     }
+
+    /**
+     * What a pointer's declared {@code length} asks of the memory behind it: {@code count} elements of
+     * {@code elementBytes} bytes each.
+     *
+     * @param count        Java source of the element count as a {@code long} (a parameter, widened as its C type says)
+     * @param countName    the C name of the parameter holding the count, for messages
+     * @param elementBytes Java source of the bytes of one element
+     */
+    public record Extent(String count, String countName, String elementBytes) {}
 
     /** How a C parameter is fed from Java. */
     public sealed interface Mapping {
@@ -62,10 +77,13 @@ public record TypedFunction(String name, Variant variant, String tier, List<Type
         record StringIn(boolean nullable) implements Mapping {}
         /** A memory segment passed as it is. */
         record Segment(boolean nullable) implements Mapping {}
-        /** A Java primitive array for a pointer to scalars; {@code single}: no length, one element is used. */
-        record ScalarArray(ScalarKind element, Param.Direction direction, boolean nullable, boolean single) implements Mapping {}
-        /** An array of handles: in (addresses passed) or out (filled with new handles). */
-        record HandleArray(String handleClass, Param.Direction direction, boolean nullable, boolean owned, boolean single)
+        /**
+         * A Java primitive array for a pointer to scalars; {@code fixed}: the number of elements C uses when
+         * no parameter gives it (1 without a {@code length}, N for {@code length: N}), 0 when one does.
+         */
+        record ScalarArray(ScalarKind element, Param.Direction direction, boolean nullable, int fixed) implements Mapping {}
+        /** An array of handles: in (addresses passed) or out (filled with new handles); {@code fixed} as for scalars. */
+        record HandleArray(String handleClass, Param.Direction direction, boolean nullable, boolean owned, int fixed)
                 implements Mapping {}
         /** A Java string array for {@code char**}. */
         record StringArray(boolean nullable) implements Mapping {}

@@ -43,6 +43,21 @@ class ValidationErrorsTest {
     }
 
     @Test
+    void aFixedLengthOutOfRangeOrOnAScalar() {
+        assertError(HEAD + "functions:\n  - name: f\n    params:\n      - {name: p, type: f32*, length: 0}\n",
+                "7:39", "length 0 of parameter p is out of range", "expected a count from 1 to 65536 or the name of the parameter");
+        assertError(HEAD + "functions:\n  - name: f\n    params:\n      - {name: p, type: f32*, length: 99999999999999999999}\n",
+                "7:39", "length '99999999999999999999' is out of range");
+        assertError(HEAD + "functions:\n  - name: f\n    params:\n      - {name: p, type: i32, length: 3}\n",
+                "7:25", "parameter p of f has length 3 but type i32", "expected a pointer type");
+    }
+
+    @Test
+    void aLibraryNameThatIsNotAnIdentifier() {
+        assertError("format: 1\nlibrary: 1abc\n", "2:10", "library '1abc' is not an identifier", "expected [A-Za-z_]");
+    }
+
+    @Test
     void handleWithoutRelease() {
         assertError(HEAD + "types:\n  h: {handle: opaque}\n", "5:15", "handle h has no release",
                 "expected release: FUNCTION", "ownership: borrowed");
