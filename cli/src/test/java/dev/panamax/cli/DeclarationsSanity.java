@@ -26,7 +26,7 @@ final class DeclarationsSanity {
     static final Set<String> TOP_KEYS = Set.of("format", "library", "sonames", "package", "class", "types", "constants", "errors", "functions");
     static final Set<String> FUNCTION_KEYS = Set.of("name", "returns", "params", "tier", "batchable", "blocking");
     static final Set<String> RETURN_KEYS = Set.of("type", "status", "ownership");
-    static final Set<String> PARAM_KEYS = Set.of("name", "type", "dir", "length", "nullable", "errcode", "ownership");
+    static final Set<String> PARAM_KEYS = Set.of("name", "type", "dir", "length", "terminated", "nullable", "errcode", "ownership");
     static final Set<String> ERROR_KEYS = Set.of("type", "success", "names");
     static final Set<String> HANDLE_KEYS = Set.of("handle", "retain", "release", "ownership");
     static final Set<String> CALLBACK_KEYS = Set.of("returns", "params", "user_data", "calls");
@@ -224,7 +224,7 @@ final class DeclarationsSanity {
                 if (param.containsKey("dir") && !Set.of("in", "out", "inout").contains(param.get("dir"))) {
                     problem("dir of " + pn + " in " + where + " is " + param.get("dir") + "; expected in, out or inout");
                 }
-                for (String flag : List.of("nullable")) {
+                for (String flag : List.of("nullable", "terminated")) {
                     if (param.containsKey(flag) && !(param.get(flag) instanceof Boolean)) problem(flag + " of " + pn + " in " + where + " is not a boolean");
                 }
                 params.add(param);

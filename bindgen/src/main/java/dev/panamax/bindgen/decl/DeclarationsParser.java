@@ -43,7 +43,7 @@ public final class DeclarationsParser {
             "constants", "errors", "functions");
     static final Set<String> FUNCTION_KEYS = orderedSet("name", "returns", "params", "tier", "batchable", "blocking");
     static final Set<String> RETURN_KEYS = orderedSet("type", "status", "ownership");
-    static final Set<String> PARAM_KEYS = orderedSet("name", "type", "dir", "length", "nullable", "errcode", "ownership");
+    static final Set<String> PARAM_KEYS = orderedSet("name", "type", "dir", "length", "terminated", "nullable", "errcode", "ownership");
     static final Set<String> ERROR_KEYS = orderedSet("type", "success", "names");
     static final Set<String> HANDLE_KEYS = orderedSet("handle", "retain", "release", "ownership");
     static final Set<String> CALLBACK_KEYS = orderedSet("returns", "params", "user_data", "calls");
@@ -435,6 +435,7 @@ public final class DeclarationsParser {
                         lengthRefs.put(length, l);
                     }
                 }
+                boolean terminated = keys.containsKey("terminated") && bool(keys.get("terminated"), "terminated");
                 boolean nullable = keys.containsKey("nullable") && bool(keys.get("nullable"), "nullable");
                 String errcode = null;
                 if (keys.containsKey("errcode")) {
@@ -443,7 +444,7 @@ public final class DeclarationsParser {
                 }
                 Returns.Ownership ownership = keys.containsKey("ownership")
                         ? choice(keys.get("ownership"), "ownership", Returns.Ownership.class) : null;
-                param = new Param(name, type, dir, length, count, nullable, errcode, ownership, location(keys.get("type")));
+                param = new Param(name, type, dir, length, count, terminated, nullable, errcode, ownership, location(keys.get("type")));
             } else {
                 throw error(p, "parameter of " + where + " is a " + describe(p) + "; expected [type, name] or {name: .., type: ..}");
             }

@@ -93,6 +93,16 @@ final class DeclarationsValidator {
             throw new DeclarationsException(p.location(), where + " is nullable but has type " + p.type().spelling()
                     + "; expected a pointer, string, handle or callback (only they can be NULL)");
         }
+        if (p.terminated()) {
+            boolean integers = t instanceof TypeRef.PointerTo ptr && TypeRefs.unalias(types, ptr.target()) instanceof TypeRef.Primitive prim
+                    && TypeRefs.isInteger(prim.kind());
+            if (!integers || p.direction() != Param.Direction.IN || p.hasLength()) {
+                throw new DeclarationsException(p.location(), where + " is terminated but is " + p.type().spelling()
+                        + (p.direction() != Param.Direction.IN ? " dir " + p.direction().name().toLowerCase(java.util.Locale.ROOT) : "")
+                        + (p.hasLength() ? " with a length" : "")
+                        + "; expected an in pointer to integers without a length (a zero-terminated list such as cl_context_properties*)");
+            }
+        }
         if (p.count() > 0 && !pointer) {
             throw new DeclarationsException(p.location(), where + " has length " + p.count() + " but type " + p.type().spelling()
                     + "; expected a pointer type (T*, ptr) for a parameter with a length");

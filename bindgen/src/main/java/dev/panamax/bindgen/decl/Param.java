@@ -2,24 +2,25 @@ package dev.panamax.bindgen.decl;
 
 /**
  * A function or callback parameter: short form {@code [u32, len]}, or long form
- * {@code {name, type, dir, length, nullable, errcode, ownership}}; {@code length} names a parameter or
- * gives a fixed count.
+ * {@code {name, type, dir, length, terminated, nullable, errcode, ownership}}; {@code length} names a
+ * parameter or gives a fixed count.
  *
  * @param direction in, out or inout (pointers); in by default
  * @param length    the name of the parameter holding this buffer's length, or null
  * @param count     the fixed number of elements C uses through this pointer ({@code length: 3}), or 0
+ * @param terminated the pointer is to a zero-terminated list of integers ({@code terminated: true})
  * @param nullable  NULL is an accepted value
  * @param errcode   the error convention of an out-parameter status, or null
  * @param ownership who owns the handles an out-parameter receives; null when not stated (the handle type's own)
  */
-public record Param(String name, TypeRef type, Direction direction, String length, int count, boolean nullable,
-                    String errcode, Returns.Ownership ownership, Location location) {
+public record Param(String name, TypeRef type, Direction direction, String length, int count, boolean terminated,
+                    boolean nullable, String errcode, Returns.Ownership ownership, Location location) {
     /** The largest fixed count {@code length} may give. */
     public static final int MAX_COUNT = 1 << 16;
 
     public Param(String name, TypeRef type, Direction direction, String length, boolean nullable, String errcode,
                  Location location) {
-        this(name, type, direction, length, 0, nullable, errcode, null, location);
+        this(name, type, direction, length, 0, false, nullable, errcode, null, location);
     }
 
     /** Whether {@code length} says how many elements C uses, by a parameter or a fixed count. */

@@ -573,7 +573,7 @@ public final class Planner {
         switch (target) {
             case TypeRef.Primitive prim when Carriers.hasArray(prim.kind()) -> {
                 if (returnable) return new Mapping.ReturnedOut(new Out.Scalar(prim.kind()));
-                return new Mapping.ScalarArray(prim.kind(), p.direction(), p.nullable(), fixedCount(p));
+                return new Mapping.ScalarArray(prim.kind(), p.direction(), p.nullable(), fixedCount(p), p.terminated());
             }
             case TypeRef.Named n when types.get(n.name()) instanceof TypeDecl.Handle h -> {
                 boolean owned = owned(p.ownership(), h);
@@ -597,9 +597,12 @@ public final class Planner {
         }
     }
 
-    /** The elements C uses through a pointer when no parameter says: the fixed count, else one; 0 when a parameter says. */
+    /**
+     * The elements C uses through a pointer when no parameter says: the fixed count, else one; 0 when a
+     * parameter says or the list ends at its terminator.
+     */
     private static int fixedCount(Param p) {
-        if (p.length() != null) return 0;
+        if (p.length() != null || p.terminated()) return 0;
         return p.count() > 0 ? p.count() : 1;
     }
 

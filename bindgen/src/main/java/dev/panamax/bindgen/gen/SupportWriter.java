@@ -65,6 +65,19 @@ final class SupportWriter {
             s.open("static MemorySegment stageIn(SegmentAllocator frame, " + t + "[] array) {");
             s.line("return array == null ? MemorySegment.NULL : frame.allocateFrom(" + l + ", array);");
             s.close("}");
+            if (!t.equals("float") && !t.equals("double")) {
+                s.line("");
+                s.doc("A copy of the zero-terminated list {@code array} followed by two 0 elements, NULL for null: the list",
+                        "is terminated whether or not it ends with its own 0, and a key-value list whose last key lacks its",
+                        "value still ends within the copy.");
+                s.open("static MemorySegment stageTerminated(SegmentAllocator frame, " + t + "[] array) {");
+                s.line("if (array == null) return MemorySegment.NULL;");
+                s.line("MemorySegment copy = frame.allocate(" + l + ", array.length + 2L);");
+                s.line("MemorySegment.copy(array, 0, copy, " + l + ", 0, array.length);");
+                s.line("copy.asSlice(array.length * " + l + ".byteSize()).fill((byte) 0);");
+                s.line("return copy;");
+                s.close("}");
+            }
             s.line("");
             s.doc("Zeroed room for {@code array}'s elements, NULL for null.");
             s.open("static MemorySegment stageOut(SegmentAllocator frame, " + t + "[] array) {");

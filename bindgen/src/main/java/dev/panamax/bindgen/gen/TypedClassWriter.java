@@ -103,7 +103,7 @@ final class TypedClassWriter {
                 case Mapping.HandleArray x -> true;
                 case Mapping.Errcode x -> true;
                 case Mapping.ReturnedOut x -> true;
-                case Mapping.ScalarArray x -> !f.heapInPlace();
+                case Mapping.ScalarArray x -> !f.heapInPlace() || x.terminated();
                 default -> false;
             };
             if (!staged) continue;
@@ -200,7 +200,7 @@ final class TypedClassWriter {
                 case Mapping.StructValue sv -> true;
                 case Mapping.StructPointer sp -> true;
                 case Mapping.Segment sg -> true;
-                case Mapping.ScalarArray a -> f.heapInPlace();
+                case Mapping.ScalarArray a -> f.heapInPlace() && !a.terminated();
                 default -> false;
             };
             if (fence) s.line("Reference.reachabilityFence(" + p.javaName() + ");");
@@ -235,6 +235,8 @@ final class TypedClassWriter {
             switch (p.mapping()) {
                 case Mapping.DerivedLength dl -> notes.add("{@code " + p.decl().name() + "} is the length of {@code "
                         + String.join("}/{@code ", dl.sources()) + "}.");
+                case Mapping.ScalarArray a when a.terminated() -> notes.add("{@code " + p.decl().name()
+                        + "} is a zero-terminated list, passed with zeros after it: its own 0 may be left out.");
                 case Mapping.Errcode e -> notes.add("{@code " + p.decl().name() + "} is checked: a failure throws {@link "
                         + plan.names().exception() + "}.");
                 case Mapping.CallbackValue cb -> notes.add("{@code " + p.decl().name() + "} is registered; its id is passed as {@code "
@@ -260,6 +262,8 @@ final class TypedClassWriter {
             case Mapping.StringArray sa -> s.line("MemorySegment $" + j + " = " + sup + ".strings($$frame, " + j + ");");
             case Mapping.HandleArray h -> s.line("MemorySegment $" + j + " = " + (h.direction() == Param.Direction.IN
                     ? sup + ".handles($$frame, " + j + ");" : sup + ".slots($$frame, " + j + ");"));
+            case Mapping.ScalarArray a when a.terminated() ->
+                    s.line("MemorySegment $" + j + " = " + sup + ".stageTerminated($$frame, " + j + ");");
             case Mapping.ScalarArray a -> {
                 if (f.heapInPlace()) {
                     s.line("MemorySegment $" + j + " = " + j + " == null ? MemorySegment.NULL : MemorySegment.ofArray(" + j + ");");

@@ -79,9 +79,15 @@ public record TypedFunction(String name, Variant variant, String tier, List<Type
         record Segment(boolean nullable) implements Mapping {}
         /**
          * A Java primitive array for a pointer to scalars; {@code fixed}: the number of elements C uses when
-         * no parameter gives it (1 without a {@code length}, N for {@code length: N}), 0 when one does.
+         * no parameter gives it (1 without a {@code length}, N for {@code length: N}), 0 when one does or the
+         * list is {@code terminated} (staged with zeros after it, at every tier).
          */
-        record ScalarArray(ScalarKind element, Param.Direction direction, boolean nullable, int fixed) implements Mapping {}
+        record ScalarArray(ScalarKind element, Param.Direction direction, boolean nullable, int fixed, boolean terminated)
+                implements Mapping {
+            public ScalarArray(ScalarKind element, Param.Direction direction, boolean nullable, int fixed) {
+                this(element, direction, nullable, fixed, false);
+            }
+        }
         /** An array of handles: in (addresses passed) or out (filled with new handles); {@code fixed} as for scalars. */
         record HandleArray(String handleClass, Param.Direction direction, boolean nullable, boolean owned, int fixed)
                 implements Mapping {}

@@ -53,6 +53,18 @@ class ValidationErrorsTest {
     }
 
     @Test
+    void aTerminatedListMustBeIntegersPassedIn() {
+        assertError(HEAD + "functions:\n  - name: f\n    params:\n      - {name: p, type: f32*, terminated: true}\n",
+                "7:25", "parameter p of f is terminated but is f32*", "expected an in pointer to integers without a length");
+        assertError(HEAD + "functions:\n  - name: f\n    params:\n      - {name: p, type: i64*, dir: out, terminated: true}\n",
+                "7:25", "is terminated but is i64* dir out");
+        assertError(HEAD + "functions:\n  - name: f\n    params:\n      - {name: p, type: i64*, length: 2, terminated: true}\n",
+                "7:25", "is terminated but is i64* with a length");
+        assertError(HEAD + "functions:\n  - name: f\n    params:\n      - {name: p, type: i64*, terminated: yes please}\n",
+                "7:43", "terminated is a scalar (yes please)", "expected true or false");
+    }
+
+    @Test
     void aLibraryNameThatIsNotAnIdentifier() {
         assertError("format: 1\nlibrary: 1abc\n", "2:10", "library '1abc' is not an identifier", "expected [A-Za-z_]");
     }
