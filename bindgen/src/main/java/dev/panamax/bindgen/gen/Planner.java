@@ -519,13 +519,13 @@ public final class Planner {
             if (!(m[l] instanceof Mapping.Value v) || !TypeRefs.isInteger(v.kind())) return null;
             String elementBytes = elementBytes(resolved.get(i));
             return elementBytes == null ? null
-                    : new TypedFunction.Extent(count(v.kind(), javaNames.get(l)), ps.get(l).name(), elementBytes);
+                    : new TypedFunction.Extent(asLong(v.kind(), javaNames.get(l)), ps.get(l).name(), elementBytes);
         }
         return null;
     }
 
     /** A count parameter as a long: unsigned ones widened as unsigned, the others as they are. */
-    private static String count(ScalarKind kind, String javaName) {
+    private static String asLong(ScalarKind kind, String javaName) {
         return switch (kind) {
             case U8, U16, U32 -> Carriers.toLong(kind, javaName);
             default -> javaName;
