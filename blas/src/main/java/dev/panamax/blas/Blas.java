@@ -3,6 +3,8 @@ package dev.panamax.blas;
 import dev.panamax.blas.binding.CBLAS;
 import dev.panamax.blas.binding.CBLASApi;
 
+import java.lang.foreign.MemorySegment;
+
 /**
  * The common BLAS routines on Java arrays, with the sizes checked first. The generated typed layer
  * ({@link CBLASApi}) passes arrays in place (critical_heap: no copy) but cannot check them: a BLAS
@@ -10,6 +12,12 @@ import dev.panamax.blas.binding.CBLASApi;
  * matrix elements, products the declarations format cannot express. Here a too-short array or a
  * bad stride is an {@link IllegalArgumentException} naming the routine, the array and both lengths,
  * never a read past the end of a Java array.
+ *
+ * <p>Every routine runs as a critical call, which holds off the JVM's safepoints (GC pauses included)
+ * until it returns: harmless for level 1 and 2, but not for a large matrix product. {@code sgemm} and
+ * {@code dgemm} on arrays therefore move a product of 2^31 operations or more (about 1,300^3) to the
+ * standard tier, through native copies; on {@link MemorySegment}s of native memory they always run on
+ * the standard tier, with no copy.
  *
  * <pre>{@code
  * Blas.sgemm(CBLAS.CblasRowMajor, CBLAS.CblasNoTrans, CBLAS.CblasNoTrans, m, n, k, 1f, a, k, b, n, 0f, c, n);
@@ -90,22 +98,63 @@ public final class Blas {
         CBLASApi.cblas_dgemv(order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
     }
 
-    /** C = alpha * op(A) * op(B) + beta * C; op(A) m×k, op(B) k×n, C m×n. */
+    /**
+     * C = alpha * op(A) * op(B) + beta * C; op(A) m×k, op(B) k×n, C m×n. The arrays pass in place on the
+     * critical tier; a product of at least {@code -Dpanamax.blas.criticalFlops} operations (2·m·n·k,
+     * 2^31 by default) runs on the standard tier through native copies instead, so that a long product
+     * never holds a GC pause off.
+     */
     public static void sgemm(int order, int transA, int transB, int m, int n, int k, float alpha, float[] a, int lda,
                              float[] b, int ldb, float beta, float[] c, int ldc) {
         gemm("sgemm", order, transA, transB, m, n, k, lda, ldb, ldc, a.length, b.length, c.length);
-        CBLASApi.cblas_sgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        if (StandardGemm.tooLongForCritical(m, n, k)) {
+            StandardGemm.sgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        } else {
+            CBLASApi.cblas_sgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        }
     }
 
-    /** C = alpha * op(A) * op(B) + beta * C; op(A) m×k, op(B) k×n, C m×n. */
+    /** C = alpha * op(A) * op(B) + beta * C, as {@link #sgemm(int, int, int, int, int, int, float, float[], int, float[], int, float, float[], int)}. */
     public static void dgemm(int order, int transA, int transB, int m, int n, int k, double alpha, double[] a, int lda,
                              double[] b, int ldb, double beta, double[] c, int ldc) {
         gemm("dgemm", order, transA, transB, m, n, k, lda, ldb, ldc, a.length, b.length, c.length);
-        CBLASApi.cblas_dgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        if (StandardGemm.tooLongForCritical(m, n, k)) {
+            StandardGemm.dgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        } else {
+            CBLASApi.cblas_dgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        }
+    }
+
+    /**
+     * C = alpha * op(A) * op(B) + beta * C on native memory (f32 elements), on the standard tier: no copy,
+     * and the JVM's safepoints go on during the product. The way for large operands.
+     */
+    public static void sgemm(int order, int transA, int transB, int m, int n, int k, float alpha, MemorySegment a, int lda,
+                             MemorySegment b, int ldb, float beta, MemorySegment c, int ldc) {
+        gemm("sgemm", order, transA, transB, m, n, k, lda, ldb, ldc, elements("sgemm", "A", a, Float.BYTES),
+                elements("sgemm", "B", b, Float.BYTES), elements("sgemm", "C", c, Float.BYTES));
+        StandardGemm.sgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    }
+
+    /** C = alpha * op(A) * op(B) + beta * C on native memory (f64 elements), on the standard tier, as the f32 one. */
+    public static void dgemm(int order, int transA, int transB, int m, int n, int k, double alpha, MemorySegment a, int lda,
+                             MemorySegment b, int ldb, double beta, MemorySegment c, int ldc) {
+        gemm("dgemm", order, transA, transB, m, n, k, lda, ldb, ldc, elements("dgemm", "A", a, Double.BYTES),
+                elements("dgemm", "B", b, Double.BYTES), elements("dgemm", "C", c, Double.BYTES));
+        StandardGemm.dgemm(order, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    }
+
+    /** The elements a native segment holds; a heap segment is refused (the standard tier cannot pass one). */
+    private static long elements(String routine, String name, MemorySegment segment, int elementBytes) {
+        if (!segment.isNative()) {
+            throw new IllegalArgumentException("heap segment: routine=" + routine + " matrix=" + name
+                    + " expected native memory (for heap data pass the Java array)");
+        }
+        return segment.byteSize() / elementBytes;
     }
 
     private static void gemm(String routine, int order, int transA, int transB, int m, int n, int k, int lda, int ldb,
-                             int ldc, int aLength, int bLength, int cLength) {
+                             int ldc, long aLength, long bLength, long cLength) {
         boolean ta = transposed(routine, transA);
         boolean tb = transposed(routine, transB);
         matrix(routine, "A", order, ta ? k : m, ta ? m : k, lda, aLength);
@@ -132,7 +181,7 @@ public final class Blas {
     }
 
     /** A rows×cols matrix with leading dimension ld in row- or column-major order. */
-    static void matrix(String routine, String name, int order, int rows, int cols, int ld, int length) {
+    static void matrix(String routine, String name, int order, int rows, int cols, int ld, long length) {
         if (rows < 0 || cols < 0) {
             throw new IllegalArgumentException("negative size: routine=" + routine + " array=" + name + " rows=" + rows + " cols=" + cols);
         }
