@@ -4,7 +4,6 @@ import dev.panamax.blas.binding.CBLAS;
 import dev.panamax.blas.binding.CBLASApi;
 import org.junit.jupiter.api.Test;
 
-import java.util.Random;
 
 import static dev.panamax.blas.binding.CBLAS.CblasColMajor;
 import static dev.panamax.blas.binding.CBLAS.CblasNoTrans;
@@ -14,31 +13,19 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /** OpenBLAS through the generated binding, against plain Java loops (computed in double). */
 class BlasTest {
-    final Random rnd = new Random(20240611);
-
-    float[] floats(int n) {
-        float[] a = new float[n];
-        for (int i = 0; i < n; i++) a[i] = rnd.nextFloat() * 2 - 1;
-        return a;
-    }
-
-    double[] doubles(int n) {
-        double[] a = new double[n];
-        for (int i = 0; i < n; i++) a[i] = rnd.nextDouble() * 2 - 1;
-        return a;
-    }
+    final RandomArrays random = new RandomArrays(20240611);
 
     @Test
     void axpyAddsAScaledVectorContiguousAndStrided() {
-        float[] x = floats(100);
-        float[] y = floats(100);
+        float[] x = random.floats(100);
+        float[] y = random.floats(100);
         float[] expected = y.clone();
         for (int i = 0; i < 100; i++) expected[i] += 2.5f * x[i];
         Blas.saxpy(100, 2.5f, x, 1, y, 1);
         assertArrayEquals(expected, y, 1e-6f);
 
-        double[] dx = doubles(20);
-        double[] dy = doubles(10);
+        double[] dx = random.doubles(20);
+        double[] dy = random.doubles(10);
         double[] dExpected = dy.clone();
         for (int i = 0; i < 10; i++) dExpected[i] += -0.5 * dx[2 * i];
         Blas.daxpy(10, -0.5, dx, 2, dy, 1);
@@ -47,8 +34,8 @@ class BlasTest {
 
     @Test
     void dotAndNorm() {
-        float[] x = floats(1000);
-        float[] y = floats(1000);
+        float[] x = random.floats(1000);
+        float[] y = random.floats(1000);
         double dot = 0;
         double sq = 0;
         for (int i = 0; i < 1000; i++) {
@@ -57,7 +44,7 @@ class BlasTest {
         }
         assertEquals(dot, Blas.sdot(1000, x, 1, y, 1), 1e-3);
         assertEquals(Math.sqrt(sq), Blas.snrm2(1000, x, 1), 1e-4);
-        double[] dx = doubles(501);
+        double[] dx = random.doubles(501);
         double ddot = 0;
         double dsq = 0;
         for (int i = 0; i < 501; i += 2) {
@@ -70,12 +57,12 @@ class BlasTest {
 
     @Test
     void scalScalesInPlace() {
-        float[] x = floats(64);
+        float[] x = random.floats(64);
         float[] expected = x.clone();
         for (int i = 0; i < 64; i += 3) expected[i] *= -3f;
         Blas.sscal(22, -3f, x, 3);
         assertArrayEquals(expected, x, 1e-6f);
-        double[] dx = doubles(7);
+        double[] dx = random.doubles(7);
         double[] dExpected = dx.clone();
         for (int i = 0; i < 7; i++) dExpected[i] *= 0.25;
         Blas.dscal(7, 0.25, dx, 1);
@@ -86,9 +73,9 @@ class BlasTest {
     void gemvBothWaysAndBothOrders() {
         int m = 37;
         int n = 53;
-        float[] a = floats(m * n);   // row-major m×n, lda = n
-        float[] x = floats(n);
-        float[] y = floats(m);
+        float[] a = random.floats(m * n);   // row-major m×n, lda = n
+        float[] x = random.floats(n);
+        float[] y = random.floats(m);
         double[] expected = new double[m];
         for (int i = 0; i < m; i++) {
             double s = 0;
@@ -101,7 +88,7 @@ class BlasTest {
         // the same matrix read as column-major n×m is A transposed: y2 = A^T z
         double[] da = new double[m * n];
         for (int i = 0; i < da.length; i++) da[i] = a[i];
-        double[] z = doubles(m);
+        double[] z = random.doubles(m);
         double[] y2 = new double[n];
         Blas.dgemv(CblasColMajor, CblasNoTrans, n, m, 1.0, da, n, z, 1, 0.0, y2, 1);
         double[] y3 = new double[n];
@@ -117,8 +104,8 @@ class BlasTest {
     @Test
     void sgemmOf512x512RandomMatricesAgreesWithAJavaReference() {
         int n = 512;
-        float[] a = floats(n * n);
-        float[] b = floats(n * n);
+        float[] a = random.floats(n * n);
+        float[] b = random.floats(n * n);
         float[] c = new float[n * n];
         Blas.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1f, a, n, b, n, 0f, c, n);
         double worst = 0;
@@ -146,9 +133,9 @@ class BlasTest {
         int m = 23;
         int n = 17;
         int k = 31;
-        double[] at = doubles(k * m);   // A^T stored row-major k×m
-        double[] b = doubles(k * n);    // B row-major k×n
-        double[] c = doubles(m * n);
+        double[] at = random.doubles(k * m);   // A^T stored row-major k×m
+        double[] b = random.doubles(k * n);    // B row-major k×n
+        double[] c = random.doubles(m * n);
         double[] expected = new double[m * n];
         for (int i = 0; i < m; i++) {
             for (int j = 0; j < n; j++) {

@@ -19,36 +19,25 @@ import static org.junit.jupiter.api.Assertions.*;
  * products on native segments) give what the critical tier gives, and are size-checked the same way.
  */
 class LongProductTest {
-    final Random rnd = new Random(7_340_033);
-
-    float[] floats(int n) {
-        float[] a = new float[n];
-        for (int i = 0; i < n; i++) a[i] = rnd.nextFloat() * 2 - 1;
-        return a;
-    }
-
-    double[] doubles(int n) {
-        double[] a = new double[n];
-        for (int i = 0; i < n; i++) a[i] = rnd.nextDouble() * 2 - 1;
-        return a;
-    }
+    final RandomArrays random = new RandomArrays(7_340_033);
+    final Random rnd = random.rnd;
 
     @Test
     void theStandardTierThroughCopiesGivesTheCriticalTiersResult() {
         int m = 70;
         int n = 45;
         int k = 58;
-        float[] at = floats(k * m);     // op(A) = A^T, A stored row-major k×m
-        float[] b = floats(k * n);
-        float[] c = floats(m * n);
+        float[] at = random.floats(k * m);     // op(A) = A^T, A stored row-major k×m
+        float[] b = random.floats(k * n);
+        float[] c = random.floats(m * n);
         float[] viaCritical = c.clone();
         CBLASApi.cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, n, k, 0.75f, at, m, b, n, -1.25f, viaCritical, n);
         StandardGemm.sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, n, k, 0.75f, at, m, b, n, -1.25f, c, n);
         assertArrayEquals(viaCritical, c, 1e-5f);
 
-        double[] da = doubles(m * k);   // column-major m×k, lda = m
-        double[] db = doubles(n * k);   // op(B) = B^T, B column-major n×k, ldb = n
-        double[] dc = doubles(m * n);
+        double[] da = random.doubles(m * k);   // column-major m×k, lda = m
+        double[] db = random.doubles(n * k);   // op(B) = B^T, B column-major n×k, ldb = n
+        double[] dc = random.doubles(m * n);
         double[] dViaCritical = dc.clone();
         CBLASApi.cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, m, n, k, 2.0, da, m, db, n, 0.5, dViaCritical, m);
         StandardGemm.dgemm(CblasColMajor, CblasNoTrans, CblasTrans, m, n, k, 2.0, da, m, db, n, 0.5, dc, m);
@@ -70,8 +59,8 @@ class LongProductTest {
         int n = 1_000;
         int k = 1_024;
         assertTrue(StandardGemm.tooLongForCritical(m, n, k));
-        float[] a = floats(m * k);
-        float[] b = floats(k * n);
+        float[] a = random.floats(m * k);
+        float[] b = random.floats(k * n);
         float[] c = new float[m * n];
         Blas.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1f, a, k, b, n, 0f, c, n);
         assertTrue(Staging.keptBytes() >= (long) (m * k + k * n + m * n) * Float.BYTES, "the thread keeps its staging block");
@@ -114,12 +103,12 @@ class LongProductTest {
         int m = 33;
         int n = 27;
         int k = 41;
-        float[] a = floats(m * k);
-        float[] b = floats(k * n);
-        float[] c = floats(m * n);
-        double[] da = doubles(m * k);
-        double[] db = doubles(k * n);
-        double[] dc = doubles(m * n);
+        float[] a = random.floats(m * k);
+        float[] b = random.floats(k * n);
+        float[] c = random.floats(m * n);
+        double[] da = random.doubles(m * k);
+        double[] db = random.doubles(k * n);
+        double[] dc = random.doubles(m * n);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment na = arena.allocateFrom(ValueLayout.JAVA_FLOAT, a);
             MemorySegment nb = arena.allocateFrom(ValueLayout.JAVA_FLOAT, b);

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -33,23 +32,11 @@ public final class BatchStartup implements Measurement {
             link[i] = child("link");
         }
         List<Result> out = new ArrayList<>();
-        out.add(stats("startup.2000.perFunctionHandles.ms", handles, ""));
-        out.add(stats("startup.2000.perFunctionHandles.linkOnly.ms", link, ""));
-        out.add(stats("startup.2000.thunks.ms", thunks, "startup.2000.perFunctionHandles.ms"));
-        out.add(Result.single("startup.2000.speedup", "x", median(handles) / median(thunks)));
+        out.add(Result.of("startup.2000.perFunctionHandles.ms", "ms", handles, ""));
+        out.add(Result.of("startup.2000.perFunctionHandles.linkOnly.ms", "ms", link, ""));
+        out.add(Result.of("startup.2000.thunks.ms", "ms", thunks, "startup.2000.perFunctionHandles.ms"));
+        out.add(Result.single("startup.2000.speedup", "x", Result.median(handles) / Result.median(thunks)));
         return out;
-    }
-
-    private static Result stats(String name, double[] v, String baseline) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return new Result(name, "ms", median(v), s[0], s[s.length - 1], baseline);
-    }
-
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
     private static double child(String mode) throws IOException, InterruptedException {

@@ -7,9 +7,7 @@ import dev.panamax.blas.binding.CBLAS;
 import dev.panamax.blas.binding.CBLASApi;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -31,14 +29,9 @@ public final class GcDuringGemm implements Measurement {
     public List<Result> run(boolean quick) throws Exception {
         int n = quick ? 2048 : 3072;
         int runs = quick ? 3 : 7;
-        Random rnd = new Random(n);
-        float[] a = new float[n * n];
-        float[] b = new float[n * n];
+        float[] a = RandomMatrix.square(n, n);
+        float[] b = RandomMatrix.square(n, n + 1L);
         float[] c = new float[n * n];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = rnd.nextFloat() - 0.5f;
-            b[i] = rnd.nextFloat() - 0.5f;
-        }
         double[][] critical = new double[2][runs];
         double[][] standard = new double[2][runs];
         for (int r = 0; r < runs; r++) {
@@ -49,10 +42,10 @@ public final class GcDuringGemm implements Measurement {
         }
         String p = "panamax.blas.sgemm" + n;
         List<Result> out = new ArrayList<>();
-        out.add(stats(p + ".critical.product.ms", critical[0], ""));
-        out.add(stats(p + ".critical.gcWait.ms", critical[1], ""));
-        out.add(stats(p + ".standard.product.ms", standard[0], p + ".critical.product.ms"));
-        out.add(stats(p + ".standard.gcWait.ms", standard[1], p + ".critical.gcWait.ms"));
+        out.add(Result.of(p + ".critical.product.ms", "ms", critical[0], ""));
+        out.add(Result.of(p + ".critical.gcWait.ms", "ms", critical[1], ""));
+        out.add(Result.of(p + ".standard.product.ms", "ms", standard[0], p + ".critical.product.ms"));
+        out.add(Result.of(p + ".standard.gcWait.ms", "ms", standard[1], p + ".critical.gcWait.ms"));
         return out;
     }
 
@@ -78,12 +71,5 @@ public final class GcDuringGemm implements Measurement {
         into[0][run] = (System.nanoTime() - t0) / 1e6;
         collector.join();
         into[1][run] = gc[0];
-    }
-
-    private static Result stats(String name, double[] v, String baseline) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        double median = s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-        return new Result(name, "ms", median, s[0], s[s.length - 1], baseline);
     }
 }

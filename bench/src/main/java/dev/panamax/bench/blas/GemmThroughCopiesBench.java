@@ -14,7 +14,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,14 +39,9 @@ public class GemmThroughCopiesBench {
         if (!"1".equals(System.getProperty("panamax.blas.criticalFlops"))) {
             throw new IllegalStateException("this benchmark needs -Dpanamax.blas.criticalFlops=1 in its fork");
         }
-        Random rnd = new Random(n);
-        a = new float[n * n];
-        b = new float[n * n];
+        a = RandomMatrix.square(n, n);
+        b = RandomMatrix.square(n, n + 1L);
         c = new float[n * n];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = rnd.nextFloat() - 0.5f;
-            b[i] = rnd.nextFloat() - 0.5f;
-        }
     }
 
     /** Java arrays through native copies, one standard call. */

@@ -18,7 +18,6 @@ import org.openjdk.jmh.annotations.TearDown;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -45,14 +44,9 @@ public class GemmTierBench {
 
     @Setup(Level.Trial)
     public void setup() {
-        Random rnd = new Random(n);
-        a = new float[n * n];
-        b = new float[n * n];
+        a = RandomMatrix.square(n, n);
+        b = RandomMatrix.square(n, n + 1L);
         c = new float[n * n];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = rnd.nextFloat() - 0.5f;
-            b[i] = rnd.nextFloat() - 0.5f;
-        }
         arena = Arena.ofConfined();
         na = arena.allocateFrom(ValueLayout.JAVA_FLOAT, a);
         nb = arena.allocateFrom(ValueLayout.JAVA_FLOAT, b);

@@ -72,20 +72,11 @@ public final class ChurnMeasurement implements Measurement {
 
     private static Result completed(String name, List<Run> runs) {
         double[] v = runs.stream().mapToDouble(r -> r.completed() ? 1 : 0).toArray();
-        return new Result(name, "1/0", median(v), Arrays.stream(v).min().orElse(0), Arrays.stream(v).max().orElse(0), "");
+        return new Result(name, "1/0", Result.median(v), Arrays.stream(v).min().orElse(0), Arrays.stream(v).max().orElse(0), "");
     }
 
     private static Result stat(String name, String unit, List<Run> runs, java.util.function.ToDoubleFunction<Run> f, String baseline) {
-        double[] v = runs.stream().mapToDouble(f).toArray();
-        return new Result(name, unit, median(v), Arrays.stream(v).min().orElse(Double.NaN),
-                Arrays.stream(v).max().orElse(Double.NaN), baseline);
-    }
-
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        if (s.length == 0) return Double.NaN;
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+        return Result.of(name, unit, runs.stream().mapToDouble(f).toArray(), baseline);
     }
 
     private static List<String> concat(List<String> base, String... more) {

@@ -74,7 +74,7 @@ public final class DispatchAlternation implements Measurement {
             List<double[]> perJvm = byBinding.get(binding);
             if (perJvm == null) continue;
             double[] all = pooled(perJvm);
-            double median = median(all);
+            double median = Result.median(all);
             medians.put(binding, median);
             out.add(new Result(alternatingName(figure, binding), "us", median, min(all), max(all),
                     binding.equals("raw") ? "" : alternatingName(figure, "raw")));
@@ -121,15 +121,15 @@ public final class DispatchAlternation implements Measurement {
     /** a / b per round; median over all rounds, min and max of the per-JVM medians. */
     static Result paired(String name, List<double[]> a, List<double[]> b) {
         List<double[]> ratios = ratios(a, b);
-        double[] perJvm = ratios.stream().mapToDouble(DispatchAlternation::median).toArray();
-        return new Result(name, "x", median(pooled(ratios)), min(perJvm), max(perJvm), "");
+        double[] perJvm = ratios.stream().mapToDouble(Result::median).toArray();
+        return new Result(name, "x", Result.median(pooled(ratios)), min(perJvm), max(perJvm), "");
     }
 
     /** The share of JVMs in which the median over rounds of a's block divided by b's is at most 1. */
     static double jvmsAtLeastAsFast(List<double[]> a, List<double[]> b) {
         List<double[]> ratios = ratios(a, b);
         return ratios.isEmpty() ? Double.NaN
-                : (double) ratios.stream().filter(r -> median(r) <= 1).count() / ratios.size();
+                : (double) ratios.stream().filter(r -> Result.median(r) <= 1).count() / ratios.size();
     }
 
     /** The share of rounds, over all JVMs, in which a's block was no longer than b's. */
@@ -220,11 +220,6 @@ public final class DispatchAlternation implements Measurement {
         return perJvm.stream().flatMapToDouble(Arrays::stream).toArray();
     }
 
-    static double median(double[] values) {
-        double[] v = values.clone();
-        Arrays.sort(v);
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-    }
 
     private static double min(double[] v) {
         return Arrays.stream(v).min().orElse(Double.NaN);

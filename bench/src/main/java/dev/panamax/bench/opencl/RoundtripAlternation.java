@@ -1,5 +1,6 @@
 package dev.panamax.bench.opencl;
 
+import dev.panamax.bench.Result;
 import dev.panamax.opencl.OpenCl;
 import dev.panamax.opencl.binding.CL;
 import dev.panamax.opencl.binding.CLApi;
@@ -100,7 +101,7 @@ public final class RoundtripAlternation {
             tearDowns.forEach(Runnable::run);
         }
         System.out.printf("rounds=%d callsPerBlock=%d (mean us per round trip in each block)%n", rounds, calls);
-        double rawMedian = perBlock.containsKey("raw") ? median(perBlock.get("raw")) : Double.NaN;
+        double rawMedian = perBlock.containsKey("raw") ? Result.median(perBlock.get("raw")) : Double.NaN;
         for (var e : perBlock.entrySet()) {
             double[] v = e.getValue().clone();
             Arrays.sort(v);
@@ -110,7 +111,7 @@ public final class RoundtripAlternation {
                 paired[r] = perBlock.containsKey("raw") ? e.getValue()[r] / perBlock.get("raw")[r] : Double.NaN;
             }
             System.out.printf("%-8s median=%7.2f min=%7.2f max=%7.2f  median/raw=%.3fx  paired per round=%.3fx%n",
-                    e.getKey(), median(v), v[0], v[v.length - 1], median(v) / rawMedian, median(paired));
+                    e.getKey(), Result.median(v), v[0], v[v.length - 1], Result.median(v) / rawMedian, Result.median(paired));
         }
     }
 
@@ -191,9 +192,4 @@ public final class RoundtripAlternation {
         return (System.nanoTime() - start) / 1e3 / calls;
     }
 
-    private static double median(double[] values) {
-        double[] v = values.clone();
-        Arrays.sort(v);
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-    }
 }
