@@ -120,6 +120,22 @@ class DeclarationsParserTest {
     }
 
     @Test
+    void aCharacterOutsideTheBasicPlaneIsReadWhereverItFalls() {
+        // a surrogate pair at every position around the YAML reader's 1,024-character window
+        for (int pad = 1000; pad < 1040; pad++) {
+            String yaml = "# " + "x".repeat(pad) + "\uD83D\uDE00\n" + HEAD + "constants: {K: 1}\n";
+            Declarations d = DeclarationsParser.parse(yaml, "t.yaml");
+            assertEquals(1, d.constants().size(), "pad=" + pad);
+        }
+        for (int pad = 1000; pad < 1040; pad++) {
+            String yaml = "# " + "x".repeat(pad) + "\n" + HEAD + "functions:\n  - {name: f\uD83D\uDE00}\n";
+            DeclarationsException e = assertThrows(DeclarationsException.class, () -> DeclarationsParser.parse(yaml, "t.yaml"));
+            assertTrue(e.getMessage().startsWith("t.yaml:"), e.getMessage());
+        }
+        assertError(HEAD + "# half a pair \uD83D", "1:1", "not valid YAML");
+    }
+
+    @Test
     void unknownAndDuplicateKeys() {
         assertError(HEAD + "functons: []\n", "3:1", "unknown key 'functons' in top level", "expected one of [format, library");
         assertError(HEAD + "functions:\n  - {name: f, retruns: i32}\n", "4:15", "unknown key 'retruns'", "[name, returns, params");

@@ -90,7 +90,10 @@ public final class DeclarationsParser {
         String protectedText = FLOW_ARRAY.matcher(text).replaceAll(m -> OPEN + m.group(1) + CLOSE);
         Node root;
         try {
-            LoadSettings settings = LoadSettings.builder().setLabel(file).setSchema(new CoreSchema()).build();
+            // the whole text in the reader's window: snakeyaml-engine fails with an IndexOutOfBoundsException
+            // when a surrogate pair straddles the end of a window (1,024 characters by default)
+            LoadSettings settings = LoadSettings.builder().setLabel(file).setSchema(new CoreSchema())
+                    .setBufferSize(protectedText.length() + 2).build();
             root = new Compose(settings).composeString(protectedText)
                     .orElseThrow(() -> new DeclarationsException(new Location(file, 1, 1),
                             "the file is empty; expected a mapping with keys " + TOP_KEYS));
