@@ -63,6 +63,11 @@ final class TypeResolver {
                             + " expected T[n] only in struct or union fields (pass a pointer T* instead)");
                 }
                 CType element = resolve(a.element(), where, Use.FIELD);
+                long bytes = sizeOf(element, where) * (long) a.length();
+                if (bytes > Integer.MAX_VALUE) {
+                    throw new DeclarationsException(where, "array type " + a.spelling() + " takes " + bytes
+                            + " bytes; expected at most " + Integer.MAX_VALUE);
+                }
                 yield new CType.Array(element, a.length());
             }
             case TypeRef.Named n -> named(n.name(), where);
@@ -125,10 +130,24 @@ final class TypeResolver {
                 throw new DeclarationsException(f.location(), e.getMessage());
             }
         }
+        CType t;
         try {
-            return struct ? new CType.Struct(name, fs, align) : new CType.Union(name, fs, align);
+            t = struct ? new CType.Struct(name, fs, align) : new CType.Union(name, fs, align);
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw new DeclarationsException(where, e.getMessage());
+        }
+        sizeOf(t, where);
+        return t;
+    }
+
+    /** The type's size, refused when it passes 2^31 - 1 bytes (the int sizes of the ABI model). */
+    private static long sizeOf(CType t, Location where) {
+        try {
+            return t.size();
+        } catch (ArithmeticException e) {
+            String what = t instanceof CType.Struct st ? "struct " + st.name() : t instanceof CType.Union u ? "union " + u.name() : "type";
+            throw new DeclarationsException(where, what + " is larger than " + Integer.MAX_VALUE
+                    + " bytes; expected a smaller aggregate");
         }
     }
 

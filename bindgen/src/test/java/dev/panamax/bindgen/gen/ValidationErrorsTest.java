@@ -65,6 +65,14 @@ class ValidationErrorsTest {
     }
 
     @Test
+    void typesLargerThanTwoGigabytes() {
+        assertError(HEAD + "types:\n  V: {struct: [[f32[2147483647], v]]}\n", "5:17", "array type f32[2147483647] takes 8589934588 bytes",
+                "expected at most 2147483647");
+        assertError(HEAD + "types:\n  V: {struct: [[u8[2000000000], a], [u8[2000000000], b]]}\n", "5:6",
+                "struct V is larger than 2147483647 bytes");
+    }
+
+    @Test
     void aLibraryNameThatIsNotAnIdentifier() {
         assertError("format: 1\nlibrary: 1abc\n", "2:10", "library '1abc' is not an identifier", "expected [A-Za-z_]");
     }

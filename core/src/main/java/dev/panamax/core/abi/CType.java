@@ -124,14 +124,14 @@ public sealed interface CType {
                 CType t = fields.get(i).type();
                 offset = Layouts.alignUp(offset, t.align());
                 if (i == index) return offset;
-                offset += t.size();
+                offset = Math.addExact(offset, t.size());
             }
         }
 
         @Override
         public int size() {
             Field last = fields.getLast();
-            return Layouts.alignUp(offsetOf(fields.size() - 1) + last.type().size(), align());
+            return Layouts.alignUp(Math.addExact(offsetOf(fields.size() - 1), last.type().size()), align());
         }
     }
 
