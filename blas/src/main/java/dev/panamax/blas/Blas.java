@@ -14,10 +14,10 @@ import java.lang.foreign.MemorySegment;
  * never a read past the end of a Java array.
  *
  * <p>Every routine runs as a critical call, which holds off the JVM's safepoints (GC pauses included)
- * until it returns: harmless for level 1 and 2, but not for a large matrix product. {@code sgemm} and
- * {@code dgemm} on arrays therefore move a product of 2^31 operations or more (about 1,300^3) to the
- * standard tier, through native copies; on {@link MemorySegment}s of native memory they always run on
- * the standard tier, with no copy.
+ * until it returns. Level 1 and 2 on more than 2^20 elements therefore run as a series of critical
+ * calls over pieces of the arrays, in place ({@code Chunked}); {@code sgemm} and {@code dgemm} on arrays
+ * move a product of 2^31 operations or more (about 1,300^3) to the standard tier, through native
+ * copies; on {@link MemorySegment}s of native memory they always run on the standard tier, with no copy.
  *
  * <pre>{@code
  * Blas.sgemm(CBLAS.CblasRowMajor, CBLAS.CblasNoTrans, CBLAS.CblasNoTrans, m, n, k, 1f, a, k, b, n, 0f, c, n);
@@ -30,20 +30,23 @@ public final class Blas {
     public static void saxpy(int n, float alpha, float[] x, int incx, float[] y, int incy) {
         vector("saxpy", "x", n, x.length, incx);
         vector("saxpy", "y", n, y.length, incy);
-        CBLASApi.cblas_saxpy(n, alpha, x, incx, y, incy);
+        if (n > Chunked.ELEMENTS) Chunked.saxpy(n, alpha, x, incx, y, incy, Chunked.ELEMENTS);
+        else CBLASApi.cblas_saxpy(n, alpha, x, incx, y, incy);
     }
 
     /** y = alpha * x + y. */
     public static void daxpy(int n, double alpha, double[] x, int incx, double[] y, int incy) {
         vector("daxpy", "x", n, x.length, incx);
         vector("daxpy", "y", n, y.length, incy);
-        CBLASApi.cblas_daxpy(n, alpha, x, incx, y, incy);
+        if (n > Chunked.ELEMENTS) Chunked.daxpy(n, alpha, x, incx, y, incy, Chunked.ELEMENTS);
+        else CBLASApi.cblas_daxpy(n, alpha, x, incx, y, incy);
     }
 
     /** x · y. */
     public static float sdot(int n, float[] x, int incx, float[] y, int incy) {
         vector("sdot", "x", n, x.length, incx);
         vector("sdot", "y", n, y.length, incy);
+        if (n > Chunked.ELEMENTS) return Chunked.sdot(n, x, incx, y, incy, Chunked.ELEMENTS);
         return CBLASApi.cblas_sdot(n, x, incx, y, incy);
     }
 
@@ -51,31 +54,36 @@ public final class Blas {
     public static double ddot(int n, double[] x, int incx, double[] y, int incy) {
         vector("ddot", "x", n, x.length, incx);
         vector("ddot", "y", n, y.length, incy);
+        if (n > Chunked.ELEMENTS) return Chunked.ddot(n, x, incx, y, incy, Chunked.ELEMENTS);
         return CBLASApi.cblas_ddot(n, x, incx, y, incy);
     }
 
     /** The Euclidean norm of x. */
     public static float snrm2(int n, float[] x, int incx) {
         vector("snrm2", "x", n, x.length, incx);
+        if (n > Chunked.ELEMENTS) return Chunked.snrm2(n, x, incx, Chunked.ELEMENTS);
         return CBLASApi.cblas_snrm2(n, x, incx);
     }
 
     /** The Euclidean norm of x. */
     public static double dnrm2(int n, double[] x, int incx) {
         vector("dnrm2", "x", n, x.length, incx);
+        if (n > Chunked.ELEMENTS) return Chunked.dnrm2(n, x, incx, Chunked.ELEMENTS);
         return CBLASApi.cblas_dnrm2(n, x, incx);
     }
 
     /** x = alpha * x. */
     public static void sscal(int n, float alpha, float[] x, int incx) {
         vector("sscal", "x", n, x.length, incx);
-        CBLASApi.cblas_sscal(n, alpha, x, incx);
+        if (n > Chunked.ELEMENTS) Chunked.sscal(n, alpha, x, incx, Chunked.ELEMENTS);
+        else CBLASApi.cblas_sscal(n, alpha, x, incx);
     }
 
     /** x = alpha * x. */
     public static void dscal(int n, double alpha, double[] x, int incx) {
         vector("dscal", "x", n, x.length, incx);
-        CBLASApi.cblas_dscal(n, alpha, x, incx);
+        if (n > Chunked.ELEMENTS) Chunked.dscal(n, alpha, x, incx, Chunked.ELEMENTS);
+        else CBLASApi.cblas_dscal(n, alpha, x, incx);
     }
 
     /** y = alpha * op(A) * x + beta * y, A m×n. */
@@ -85,7 +93,8 @@ public final class Blas {
         matrix("sgemv", "A", order, m, n, lda, a.length);
         vector("sgemv", "x", t ? m : n, x.length, incx);
         vector("sgemv", "y", t ? n : m, y.length, incy);
-        CBLASApi.cblas_sgemv(order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
+        if ((long) m * n > Chunked.ELEMENTS) Chunked.sgemv(order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy, Chunked.ELEMENTS);
+        else CBLASApi.cblas_sgemv(order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
     }
 
     /** y = alpha * op(A) * x + beta * y, A m×n. */
@@ -95,7 +104,8 @@ public final class Blas {
         matrix("dgemv", "A", order, m, n, lda, a.length);
         vector("dgemv", "x", t ? m : n, x.length, incx);
         vector("dgemv", "y", t ? n : m, y.length, incy);
-        CBLASApi.cblas_dgemv(order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
+        if ((long) m * n > Chunked.ELEMENTS) Chunked.dgemv(order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy, Chunked.ELEMENTS);
+        else CBLASApi.cblas_dgemv(order, trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
     }
 
     /**
