@@ -16,7 +16,7 @@ import java.lang.foreign.MemorySegment;
  * <p>Every routine runs as a critical call, which holds off the JVM's safepoints (GC pauses included)
  * until it returns. Level 1 and 2 on more than 2^20 elements therefore run as a series of critical
  * calls over pieces of the arrays, in place ({@code Chunked}); {@code sgemm} and {@code dgemm} on arrays
- * move a product of 2^31 operations or more (about 1,300^3) to the standard tier, through native
+ * move a product of 2^31 operations or more (1,024^3) to the standard tier, through native
  * copies; on {@link MemorySegment}s of native memory they always run on the standard tier, with no copy.
  *
  * <pre>{@code

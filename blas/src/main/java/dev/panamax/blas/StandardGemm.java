@@ -2,6 +2,7 @@ package dev.panamax.blas;
 
 import dev.panamax.core.call.NativeLibrary;
 import dev.panamax.core.call.Tier;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
@@ -20,7 +21,7 @@ import java.util.List;
 final class StandardGemm {
     /**
      * Products of at least this many floating-point operations (2·m·n·k) leave the critical tier, unless
-     * {@code -Dpanamax.blas.criticalFlops} says otherwise: 2^31, about 1,300^3, tens of milliseconds here.
+     * {@code -Dpanamax.blas.criticalFlops} says otherwise: 2^31, a 1,024^3 product, about 12 ms here.
      */
     static final long CRITICAL_FLOPS = Long.getLong("panamax.blas.criticalFlops", 1L << 31);
 
