@@ -117,12 +117,11 @@ final class Chunked {
      * How gemv splits: blocks of output elements (rows of A without transpose, columns with), each block
      * a separate call on the same lda, the block's part of A, all of x and the block's part of y.
      */
-    private record GemvSplit(int outputs, int inner, boolean transposed, boolean rowMajor, int perCall) {
+    private record GemvSplit(int outputs, boolean transposed, boolean rowMajor, int perCall) {
         static GemvSplit of(int order, int trans, int m, int n, int chunk) {
             boolean t = trans != CBLAS.CblasNoTrans;
-            int outputs = t ? n : m;
-            int inner = t ? m : n;
-            return new GemvSplit(outputs, inner, t, order == CBLAS.CblasRowMajor, Math.max(1, chunk / Math.max(1, inner)));
+            int inner = t ? m : n;   // the elements of A behind one output
+            return new GemvSplit(t ? n : m, t, order == CBLAS.CblasRowMajor, Math.max(1, chunk / Math.max(1, inner)));
         }
 
         /** Index in A of the first element of output block [from, ...). */
@@ -132,31 +131,32 @@ final class Chunked {
             boolean unitStep = rowMajor == transposed;
             return unitStep ? from : (long) from * lda;
         }
+
+        /** Calls {@code block} for each block of outputs, with its dimensions and where its A and y start. */
+        void each(int m, int n, int lda, int incy, GemvBlock block) {
+            for (int o = 0; o < outputs; o += perCall) {
+                int to = Math.min(outputs, o + perCall);
+                block.call(transposed ? m : to - o, transposed ? to - o : n, aStart(o, lda), start(outputs, incy, o, to));
+            }
+        }
+    }
+
+    /** One gemv call over a block of outputs: an m×n part of A from index aStart, y from index yStart. */
+    private interface GemvBlock {
+        void call(int m, int n, long aStart, long yStart);
     }
 
     static void sgemv(int order, int trans, int m, int n, float alpha, float[] a, int lda, float[] x, int incx,
                       float beta, float[] y, int incy, int chunk) {
-        GemvSplit s = GemvSplit.of(order, trans, m, n, chunk);
         MemorySegment xs = MemorySegment.ofArray(x);
-        for (int o = 0; o < s.outputs(); o += s.perCall()) {
-            int to = Math.min(s.outputs(), o + s.perCall());
-            int rows = s.transposed() ? m : to - o;
-            int cols = s.transposed() ? to - o : n;
-            CBLASApi.cblas_sgemv(order, trans, rows, cols, alpha, floats(a, s.aStart(o, lda)), lda, xs, incx, beta,
-                    floats(y, start(s.outputs(), incy, o, to)), incy);
-        }
+        GemvSplit.of(order, trans, m, n, chunk).each(m, n, lda, incy, (rows, cols, aAt, yAt) ->
+                CBLASApi.cblas_sgemv(order, trans, rows, cols, alpha, floats(a, aAt), lda, xs, incx, beta, floats(y, yAt), incy));
     }
 
     static void dgemv(int order, int trans, int m, int n, double alpha, double[] a, int lda, double[] x, int incx,
                       double beta, double[] y, int incy, int chunk) {
-        GemvSplit s = GemvSplit.of(order, trans, m, n, chunk);
         MemorySegment xs = MemorySegment.ofArray(x);
-        for (int o = 0; o < s.outputs(); o += s.perCall()) {
-            int to = Math.min(s.outputs(), o + s.perCall());
-            int rows = s.transposed() ? m : to - o;
-            int cols = s.transposed() ? to - o : n;
-            CBLASApi.cblas_dgemv(order, trans, rows, cols, alpha, doubles(a, s.aStart(o, lda)), lda, xs, incx, beta,
-                    doubles(y, start(s.outputs(), incy, o, to)), incy);
-        }
+        GemvSplit.of(order, trans, m, n, chunk).each(m, n, lda, incy, (rows, cols, aAt, yAt) ->
+                CBLASApi.cblas_dgemv(order, trans, rows, cols, alpha, doubles(a, aAt), lda, xs, incx, beta, doubles(y, yAt), incy));
     }
 }
