@@ -32,72 +32,71 @@ final class Chunked {
         return MemorySegment.ofArray(a).asSlice(index * Double.BYTES);
     }
 
-    static void saxpy(int n, float alpha, float[] x, int incx, float[] y, int incy, int chunk) {
-        for (int i = 0; i < n; i += chunk) {
-            int to = Math.min(n, i + chunk);
-            CBLASApi.cblas_saxpy(to - i, alpha, floats(x, start(n, incx, i, to)), incx, floats(y, start(n, incy, i, to)), incy);
-        }
+    /** One call over logical elements [from, to); returns a partial result, or 0 when there is none. */
+    private interface Piece {
+        double call(int from, int to);
     }
 
-    static void daxpy(int n, double alpha, double[] x, int incx, double[] y, int incy, int chunk) {
-        for (int i = 0; i < n; i += chunk) {
-            int to = Math.min(n, i + chunk);
-            CBLASApi.cblas_daxpy(to - i, alpha, doubles(x, start(n, incx, i, to)), incx, doubles(y, start(n, incy, i, to)), incy);
+    /** Calls {@code piece} over [0, n) in pieces of at most {@code chunk} elements; the pieces' results, in order. */
+    private static double[] pieces(int n, int chunk, Piece piece) {
+        double[] results = new double[(n + chunk - 1) / chunk];
+        for (int p = 0; p < results.length; p++) {
+            int from = p * chunk;
+            results[p] = piece.call(from, Math.min(n, from + chunk));
         }
+        return results;
     }
 
-    static void sscal(int n, float alpha, float[] x, int incx, int chunk) {
-        for (int i = 0; i < n; i += chunk) {
-            int to = Math.min(n, i + chunk);
-            CBLASApi.cblas_sscal(to - i, alpha, floats(x, start(n, incx, i, to)), incx);
-        }
-    }
-
-    static void dscal(int n, double alpha, double[] x, int incx, int chunk) {
-        for (int i = 0; i < n; i += chunk) {
-            int to = Math.min(n, i + chunk);
-            CBLASApi.cblas_dscal(to - i, alpha, doubles(x, start(n, incx, i, to)), incx);
-        }
-    }
-
-    static float sdot(int n, float[] x, int incx, float[] y, int incy, int chunk) {
+    private static double sum(double[] values) {
         double sum = 0;
-        for (int i = 0; i < n; i += chunk) {
-            int to = Math.min(n, i + chunk);
-            sum += CBLASApi.cblas_sdot(to - i, floats(x, start(n, incx, i, to)), incx, floats(y, start(n, incy, i, to)), incy);
-        }
-        return (float) sum;
-    }
-
-    static double ddot(int n, double[] x, int incx, double[] y, int incy, int chunk) {
-        double sum = 0;
-        for (int i = 0; i < n; i += chunk) {
-            int to = Math.min(n, i + chunk);
-            sum += CBLASApi.cblas_ddot(to - i, doubles(x, start(n, incx, i, to)), incx, doubles(y, start(n, incy, i, to)), incy);
-        }
+        for (double v : values) sum += v;
         return sum;
     }
 
+    static void saxpy(int n, float alpha, float[] x, int incx, float[] y, int incy, int chunk) {
+        pieces(n, chunk, (i, to) -> {
+            CBLASApi.cblas_saxpy(to - i, alpha, floats(x, start(n, incx, i, to)), incx, floats(y, start(n, incy, i, to)), incy);
+            return 0;
+        });
+    }
+
+    static void daxpy(int n, double alpha, double[] x, int incx, double[] y, int incy, int chunk) {
+        pieces(n, chunk, (i, to) -> {
+            CBLASApi.cblas_daxpy(to - i, alpha, doubles(x, start(n, incx, i, to)), incx, doubles(y, start(n, incy, i, to)), incy);
+            return 0;
+        });
+    }
+
+    static void sscal(int n, float alpha, float[] x, int incx, int chunk) {
+        pieces(n, chunk, (i, to) -> {
+            CBLASApi.cblas_sscal(to - i, alpha, floats(x, start(n, incx, i, to)), incx);
+            return 0;
+        });
+    }
+
+    static void dscal(int n, double alpha, double[] x, int incx, int chunk) {
+        pieces(n, chunk, (i, to) -> {
+            CBLASApi.cblas_dscal(to - i, alpha, doubles(x, start(n, incx, i, to)), incx);
+            return 0;
+        });
+    }
+
+    static float sdot(int n, float[] x, int incx, float[] y, int incy, int chunk) {
+        return (float) sum(pieces(n, chunk, (i, to) ->
+                CBLASApi.cblas_sdot(to - i, floats(x, start(n, incx, i, to)), incx, floats(y, start(n, incy, i, to)), incy)));
+    }
+
+    static double ddot(int n, double[] x, int incx, double[] y, int incy, int chunk) {
+        return sum(pieces(n, chunk, (i, to) ->
+                CBLASApi.cblas_ddot(to - i, doubles(x, start(n, incx, i, to)), incx, doubles(y, start(n, incy, i, to)), incy)));
+    }
+
     static float snrm2(int n, float[] x, int incx, int chunk) {
-        int pieces = (n + chunk - 1) / chunk;
-        double[] norms = new double[pieces];
-        for (int p = 0; p < pieces; p++) {
-            int i = p * chunk;
-            int to = Math.min(n, i + chunk);
-            norms[p] = CBLASApi.cblas_snrm2(to - i, floats(x, start(n, incx, i, to)), incx);
-        }
-        return (float) combinedNorm(norms);
+        return (float) combinedNorm(pieces(n, chunk, (i, to) -> CBLASApi.cblas_snrm2(to - i, floats(x, start(n, incx, i, to)), incx)));
     }
 
     static double dnrm2(int n, double[] x, int incx, int chunk) {
-        int pieces = (n + chunk - 1) / chunk;
-        double[] norms = new double[pieces];
-        for (int p = 0; p < pieces; p++) {
-            int i = p * chunk;
-            int to = Math.min(n, i + chunk);
-            norms[p] = CBLASApi.cblas_dnrm2(to - i, doubles(x, start(n, incx, i, to)), incx);
-        }
-        return combinedNorm(norms);
+        return combinedNorm(pieces(n, chunk, (i, to) -> CBLASApi.cblas_dnrm2(to - i, doubles(x, start(n, incx, i, to)), incx)));
     }
 
     /** sqrt(sum of squares) of partial norms, scaled by the largest so that no square overflows. */
