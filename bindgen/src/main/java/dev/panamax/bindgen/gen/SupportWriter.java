@@ -16,7 +16,7 @@ final class SupportWriter {
 
     static String write(BindingPlan plan) {
         String c = plan.names().support();
-        Source s = new Source(plan, List.of("dev.panamax.core.memory.AllocatesForCaller", "dev.panamax.core.memory.NativeHandle", "java.lang.foreign.MemorySegment",
+        Source s = new Source(plan, List.of("dev.panamax.core.call.ScratchStack", "dev.panamax.core.memory.AllocatesForCaller", "dev.panamax.core.memory.NativeHandle", "java.lang.foreign.MemorySegment",
                 "java.lang.foreign.SegmentAllocator", "java.lang.foreign.ValueLayout"));
         s.doc("Helpers of the typed layer of " + plan.library() + ".");
         s.line("@AllocatesForCaller");
@@ -53,9 +53,9 @@ final class SupportWriter {
         s.close("}");
         s.line("");
         s.doc("Zeroed room for as many addresses as {@code handles} has elements, NULL for null.");
-        s.open("static MemorySegment slots(SegmentAllocator frame, Object[] handles) {");
+        s.open("static MemorySegment slots(ScratchStack.Frame frame, Object[] handles) {");
         s.line("if (handles == null) return MemorySegment.NULL;");
-        s.line("return frame.allocate(ValueLayout.ADDRESS, Math.max(1, handles.length)).fill((byte) 0);");
+        s.line("return frame.allocateZeroed(ValueLayout.ADDRESS, Math.max(1, handles.length));");
         s.close("}");
         for (String[] a : ARRAYS) {
             String t = a[0];
@@ -80,8 +80,8 @@ final class SupportWriter {
             }
             s.line("");
             s.doc("Zeroed room for {@code array}'s elements, NULL for null.");
-            s.open("static MemorySegment stageOut(SegmentAllocator frame, " + t + "[] array) {");
-            s.line("return array == null ? MemorySegment.NULL : frame.allocate(" + l + ", Math.max(1, array.length)).fill((byte) 0);");
+            s.open("static MemorySegment stageOut(ScratchStack.Frame frame, " + t + "[] array) {");
+            s.line("return array == null ? MemorySegment.NULL : frame.allocateZeroed(" + l + ", Math.max(1, array.length));");
             s.close("}");
             s.line("");
             s.doc("Copies the first {@code count} elements (all when negative) back into {@code array}.");

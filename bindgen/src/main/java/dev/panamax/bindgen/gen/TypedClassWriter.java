@@ -283,8 +283,7 @@ final class TypedClassWriter {
                             : "(int) " + success + "L";
                     default -> success + "L";
                 };
-                s.line("MemorySegment $" + j + " = $$frame.allocate(" + layout + ");");
-                s.line("$" + j + ".set(" + layout + ", 0, " + value + ");");
+                s.line("MemorySegment $" + j + " = $$frame.allocateFrom(" + layout + ", " + value + ");");
             }
             case Mapping.ReturnedOut r -> {
                 String layout = switch (r.out()) {
@@ -292,7 +291,7 @@ final class TypedClassWriter {
                     case Out.Struct st -> st.structClass() + ".LAYOUT";
                     default -> "ValueLayout.ADDRESS";
                 };
-                s.line("MemorySegment $" + j + " = $$frame.allocate(" + layout + ").fill((byte) 0);");
+                s.line("MemorySegment $" + j + " = $$frame.allocateZeroed(" + layout + ", 1);");
             }
             default -> { }
         }

@@ -1,5 +1,6 @@
 package dev.panamax.core.call;
 
+import java.lang.foreign.AddressLayout;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
@@ -35,6 +36,11 @@ public final class ScratchStack {
 
     private static final long SIZE = Long.getLong("panamax.scratchStack.size", DEFAULT_SIZE);
     private static final ThreadLocal<ScratchStack> STACKS = ThreadLocal.withInitial(ScratchStack::new);
+    // the whole address space, for writes into memory this class has just handed out: its bounds and
+    // scope are constants, so a write through it costs what the store costs
+    private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+    // up to this many elements a loop of single stores beats the set-up of a bulk copy or fill
+    private static final int SMALL = 8;
 
     private final Thread owner = Thread.currentThread();
     private final MemorySegment block;
@@ -148,43 +154,157 @@ public final class ScratchStack {
         /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfByte layout, byte... elements) {
-            return copyOf(layout, elements, elements.length);
+            int n = elements.length;
+            if (n > SMALL) return copyOf(layout, elements, n);
+            MemorySegment copy = allocate(layout, n);
+            long at = copy.address();
+            for (int i = 0; i < n; i++) EVERYTHING.set(layout, at + i * layout.byteSize(), elements[i]);
+            return copy;
+        }
+
+        /** Room for one value, holding {@code value}. */
+        @Override
+        public MemorySegment allocateFrom(ValueLayout.OfByte layout, byte value) {
+            MemorySegment room = allocate(layout.byteSize(), layout.byteAlignment());
+            EVERYTHING.set(layout, room.address(), value);
+            return room;
         }
 
         /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfShort layout, short... elements) {
-            return copyOf(layout, elements, elements.length);
+            int n = elements.length;
+            if (n > SMALL) return copyOf(layout, elements, n);
+            MemorySegment copy = allocate(layout, n);
+            long at = copy.address();
+            for (int i = 0; i < n; i++) EVERYTHING.set(layout, at + i * layout.byteSize(), elements[i]);
+            return copy;
+        }
+
+        /** Room for one value, holding {@code value}. */
+        @Override
+        public MemorySegment allocateFrom(ValueLayout.OfShort layout, short value) {
+            MemorySegment room = allocate(layout.byteSize(), layout.byteAlignment());
+            EVERYTHING.set(layout, room.address(), value);
+            return room;
         }
 
         /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfChar layout, char... elements) {
-            return copyOf(layout, elements, elements.length);
+            int n = elements.length;
+            if (n > SMALL) return copyOf(layout, elements, n);
+            MemorySegment copy = allocate(layout, n);
+            long at = copy.address();
+            for (int i = 0; i < n; i++) EVERYTHING.set(layout, at + i * layout.byteSize(), elements[i]);
+            return copy;
+        }
+
+        /** Room for one value, holding {@code value}. */
+        @Override
+        public MemorySegment allocateFrom(ValueLayout.OfChar layout, char value) {
+            MemorySegment room = allocate(layout.byteSize(), layout.byteAlignment());
+            EVERYTHING.set(layout, room.address(), value);
+            return room;
         }
 
         /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfInt layout, int... elements) {
-            return copyOf(layout, elements, elements.length);
+            int n = elements.length;
+            if (n > SMALL) return copyOf(layout, elements, n);
+            MemorySegment copy = allocate(layout, n);
+            long at = copy.address();
+            for (int i = 0; i < n; i++) EVERYTHING.set(layout, at + i * layout.byteSize(), elements[i]);
+            return copy;
+        }
+
+        /** Room for one value, holding {@code value}. */
+        @Override
+        public MemorySegment allocateFrom(ValueLayout.OfInt layout, int value) {
+            MemorySegment room = allocate(layout.byteSize(), layout.byteAlignment());
+            EVERYTHING.set(layout, room.address(), value);
+            return room;
         }
 
         /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfFloat layout, float... elements) {
-            return copyOf(layout, elements, elements.length);
+            int n = elements.length;
+            if (n > SMALL) return copyOf(layout, elements, n);
+            MemorySegment copy = allocate(layout, n);
+            long at = copy.address();
+            for (int i = 0; i < n; i++) EVERYTHING.set(layout, at + i * layout.byteSize(), elements[i]);
+            return copy;
+        }
+
+        /** Room for one value, holding {@code value}. */
+        @Override
+        public MemorySegment allocateFrom(ValueLayout.OfFloat layout, float value) {
+            MemorySegment room = allocate(layout.byteSize(), layout.byteAlignment());
+            EVERYTHING.set(layout, room.address(), value);
+            return room;
         }
 
         /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfLong layout, long... elements) {
-            return copyOf(layout, elements, elements.length);
+            int n = elements.length;
+            if (n > SMALL) return copyOf(layout, elements, n);
+            MemorySegment copy = allocate(layout, n);
+            long at = copy.address();
+            for (int i = 0; i < n; i++) EVERYTHING.set(layout, at + i * layout.byteSize(), elements[i]);
+            return copy;
+        }
+
+        /** Room for one value, holding {@code value}. */
+        @Override
+        public MemorySegment allocateFrom(ValueLayout.OfLong layout, long value) {
+            MemorySegment room = allocate(layout.byteSize(), layout.byteAlignment());
+            EVERYTHING.set(layout, room.address(), value);
+            return room;
         }
 
         /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfDouble layout, double... elements) {
-            return copyOf(layout, elements, elements.length);
+            int n = elements.length;
+            if (n > SMALL) return copyOf(layout, elements, n);
+            MemorySegment copy = allocate(layout, n);
+            long at = copy.address();
+            for (int i = 0; i < n; i++) EVERYTHING.set(layout, at + i * layout.byteSize(), elements[i]);
+            return copy;
+        }
+
+        /** Room for one value, holding {@code value}. */
+        @Override
+        public MemorySegment allocateFrom(ValueLayout.OfDouble layout, double value) {
+            MemorySegment room = allocate(layout.byteSize(), layout.byteAlignment());
+            EVERYTHING.set(layout, room.address(), value);
+            return room;
+        }
+
+        /** Room for one address, holding {@code value} (a native segment's address). */
+        @Override
+        public MemorySegment allocateFrom(AddressLayout layout, MemorySegment value) {
+            MemorySegment room = allocate(layout.byteSize(), layout.byteAlignment());
+            EVERYTHING.set(layout, room.address(), value);
+            return room;
+        }
+
+        /**
+         * Room for {@code count} elements of {@code elementLayout}, every byte zero: what a call that
+         * writes its results through a pointer is given.
+         */
+        public MemorySegment allocateZeroed(MemoryLayout elementLayout, long count) {
+            MemorySegment room = allocate(elementLayout, count);
+            long size = room.byteSize();
+            if (size > SMALL * Long.BYTES) return room.fill((byte) 0);
+            long at = room.address();
+            long i = 0;
+            for (; i + Long.BYTES <= size; i += Long.BYTES) EVERYTHING.set(ValueLayout.JAVA_LONG_UNALIGNED, at + i, 0L);
+            for (; i < size; i++) EVERYTHING.set(ValueLayout.JAVA_BYTE, at + i, (byte) 0);
+            return room;
         }
 
         private MemorySegment copyOf(ValueLayout layout, Object array, int length) {
@@ -230,11 +350,12 @@ public final class ScratchStack {
         MemorySegment stage(Object array, ArrayType type, Direction direction) {
             if (array == null) return MemorySegment.NULL;
             int length = java.lang.reflect.Array.getLength(array);
-            MemorySegment copy = allocate(type.elementLayout(), length);
+            MemorySegment copy;
             if (direction.copiesIn()) {
+                copy = allocate(type.elementLayout(), length);
                 MemorySegment.copy(array, 0, copy, type.elementLayout(), 0, length);
             } else {
-                copy.fill((byte) 0);
+                copy = allocateZeroed(type.elementLayout(), length);
             }
             if (direction.copiesOut()) remember(array, copy, type);
             return copy;

@@ -122,6 +122,65 @@ class ScratchStackTest {
     }
 
     @Test
+    void singleValuesOfEveryTypeAreWrittenInTheirLayoutsOrder() {
+        ByteOrder other = ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
+        for (ByteOrder order : new ByteOrder[] {ByteOrder.nativeOrder(), other}) {
+            try (ScratchStack.Frame f = ScratchStack.push()) {
+                MemorySegment b = f.allocateFrom(JAVA_BYTE.withOrder(order), (byte) -7);
+                MemorySegment s = f.allocateFrom(JAVA_SHORT.withOrder(order), (short) 0x1234);
+                MemorySegment c = f.allocateFrom(JAVA_CHAR.withOrder(order), 'Ж');
+                MemorySegment i = f.allocateFrom(JAVA_INT.withOrder(order), 0x01020304);
+                MemorySegment fl = f.allocateFrom(JAVA_FLOAT.withOrder(order), -1.5f);
+                MemorySegment l = f.allocateFrom(JAVA_LONG.withOrder(order), 0x0102030405060708L);
+                MemorySegment d = f.allocateFrom(JAVA_DOUBLE.withOrder(order), Math.PI);
+                assertEquals(-7, b.get(JAVA_BYTE, 0));
+                assertEquals((short) 0x1234, s.get(JAVA_SHORT.withOrder(order), 0));
+                assertEquals('Ж', c.get(JAVA_CHAR.withOrder(order), 0));
+                assertEquals(0x01020304, i.get(JAVA_INT.withOrder(order), 0));
+                assertEquals(order == ByteOrder.BIG_ENDIAN ? 0x01 : 0x04, i.get(JAVA_BYTE, 0), "first byte, " + order);
+                assertEquals(-1.5f, fl.get(JAVA_FLOAT.withOrder(order), 0));
+                assertEquals(0x0102030405060708L, l.get(JAVA_LONG.withOrder(order), 0));
+                assertEquals(Math.PI, d.get(JAVA_DOUBLE.withOrder(order), 0));
+                assertEquals(8, l.byteSize());
+                assertEquals(0, d.address() % 8, "aligned for its layout");
+            }
+        }
+        try (ScratchStack.Frame f = ScratchStack.push()) {
+            MemorySegment target = f.allocate(JAVA_LONG);
+            MemorySegment slot = f.allocateFrom(ValueLayout.ADDRESS, target);
+            assertEquals(target.address(), slot.get(ValueLayout.ADDRESS, 0).address());
+            assertThrows(IllegalArgumentException.class, () -> f.allocateFrom(ValueLayout.ADDRESS, MemorySegment.ofArray(new int[1])),
+                    "a heap segment has no address to store");
+        }
+    }
+
+    @Test
+    void zeroedRoomIsZeroOverMemoryAnEarlierFrameLeftDirty() {
+        for (int n : new int[] {1, 3, 7, 8, 9, 17, 64, 65, 1000}) {
+            try (ScratchStack.Frame f = ScratchStack.push()) {
+                f.allocate(JAVA_BYTE, n + 16).fill((byte) 0x5A);
+            }
+            try (ScratchStack.Frame f = ScratchStack.push()) {
+                MemorySegment bytes = f.allocateZeroed(JAVA_BYTE, n);
+                assertEquals(n, bytes.byteSize());
+                assertArrayEquals(new byte[n], bytes.toArray(JAVA_BYTE), "byte[" + n + "]");
+            }
+            try (ScratchStack.Frame f = ScratchStack.push()) {
+                f.allocate(JAVA_INT, n + 4).fill((byte) 0x5A);
+            }
+            try (ScratchStack.Frame f = ScratchStack.push()) {
+                MemorySegment ints = f.allocateZeroed(JAVA_INT, n);
+                assertArrayEquals(new int[n], ints.toArray(JAVA_INT), "int[" + n + "]");
+            }
+        }
+        try (ScratchStack.Frame f = ScratchStack.push()) {
+            MemorySegment big = f.allocateZeroed(JAVA_LONG, ScratchStack.capacity() / 4);
+            assertEquals(0, big.get(JAVA_LONG, big.byteSize() - 8), "from the frame's arena, zeroed as well");
+            assertThrows(IllegalArgumentException.class, () -> f.allocateZeroed(JAVA_INT, -1));
+        }
+    }
+
+    @Test
     void aClosedFrameSaysSo() {
         ScratchStack.Frame f = ScratchStack.push();
         f.close();
@@ -168,6 +227,9 @@ class ScratchStackTest {
                 MemorySegment s = f.allocate(JAVA_INT, 4);
                 s.set(JAVA_INT, 12, 9);
                 assertEquals(9, s.get(JAVA_INT, 12));
+                assertArrayEquals(new long[] {1, 2}, f.allocateFrom(JAVA_LONG, 1L, 2L).toArray(JAVA_LONG));
+                assertEquals(2.5f, f.allocateFrom(JAVA_FLOAT, 2.5f).get(JAVA_FLOAT, 0));
+                assertArrayEquals(new int[3], f.allocateZeroed(JAVA_INT, 3).toArray(JAVA_INT));
                 assertEquals(0, ScratchStack.used());
             } catch (Throwable e) {
                 failure.set(e);
