@@ -39,8 +39,6 @@ public final class ScratchStack {
     // the whole address space, for writes into memory this class has just handed out: its bounds and
     // scope are constants, so a write through it costs what the store costs
     private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
-    // up to this many elements a loop of single stores beats the set-up of a bulk copy or fill
-    private static final int SMALL = 8;
 
     private final Thread owner = Thread.currentThread();
     private final MemorySegment block;
@@ -48,8 +46,8 @@ public final class ScratchStack {
     private final long base;
     private final long limit;
     private long top;
-    private Frame[] frames = new Frame[8];
-    private int depth;
+    // the frame push() hands out next: the child of the innermost open frame (the root when none is open)
+    private Frame next = new Frame(this, 0);
 
     private ScratchStack() {
         this.block = owner.isVirtual() || SIZE <= 0 ? MemorySegment.NULL : Arena.ofAuto().allocate(SIZE, 64);
@@ -74,22 +72,16 @@ public final class ScratchStack {
 
     /** Frames open on the calling thread. */
     public static int depth() {
-        return STACKS.get().depth;
+        return STACKS.get().next.index;
     }
 
     private Frame pushFrame() {
-        int d = depth;
-        Frame[] fs = frames;
-        Frame f;
-        if (d >= fs.length || (f = fs[d]) == null) f = newFrame(d);
-        depth = d + 1;
+        Frame f = next;
+        Frame child = f.child;
+        if (child == null) child = f.newChild();
+        next = child;
         f.open(top);
         return f;
-    }
-
-    private Frame newFrame(int d) {
-        if (d == frames.length) frames = Arrays.copyOf(frames, d * 2);
-        return frames[d] = new Frame(this, d);
     }
 
     /**
@@ -98,7 +90,10 @@ public final class ScratchStack {
      */
     public static final class Frame implements SegmentAllocator, AutoCloseable {
         private final ScratchStack stack;
+        // frames open outside this one
         private final int index;
+        // the frame opened inside this one, made on first need and reused
+        private Frame child;
         private long mark;
         private Arena overflow;
         // arrays staged for an out/inout parameter, copied back by copyBack()
@@ -116,6 +111,10 @@ public final class ScratchStack {
             this.index = index;
         }
 
+        private Frame newChild() {
+            return child = new Frame(stack, index + 1);
+        }
+
         private void open(long top) {
             this.mark = top;
             this.pending = 0;
@@ -126,19 +125,28 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocate(long byteSize, long byteAlignment) {
             if (!usable()) checkUsable("allocate");
-            ScratchStack s = stack;
-            if (byteSize < 0) throw new IllegalArgumentException("negative size: byteSize=" + byteSize);
-            if (byteAlignment <= 0 || (byteAlignment & (byteAlignment - 1)) != 0) {
-                throw new IllegalArgumentException("alignment is not a power of two: byteAlignment=" + byteAlignment);
+            if (byteSize < 0 || byteAlignment <= 0 || (byteAlignment & (byteAlignment - 1)) != 0) {
+                throw badRequest(byteSize, byteAlignment);
             }
+            ScratchStack s = stack;
             long base = s.base;
             long start = ((base + s.top + byteAlignment - 1) & -byteAlignment) - base;
             if (s.limit - start >= byteSize) {
                 s.top = start + byteSize;
                 return slice(s.block, start, byteSize);
             }
+            return allocateOutside(byteSize, byteAlignment);
+        }
+
+        // the rare paths live in methods of their own, so that the hot ones stay small enough to inline
+        private MemorySegment allocateOutside(long byteSize, long byteAlignment) {
             if (overflow == null) overflow = Arena.ofConfined();
             return overflow.allocate(byteSize, byteAlignment);
+        }
+
+        private static IllegalArgumentException badRequest(long byteSize, long byteAlignment) {
+            return byteSize < 0 ? new IllegalArgumentException("negative size: byteSize=" + byteSize)
+                    : new IllegalArgumentException("alignment is not a power of two: byteAlignment=" + byteAlignment);
         }
 
         /**
@@ -154,11 +162,9 @@ public final class ScratchStack {
         /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfByte layout, byte... elements) {
-            int n = elements.length;
-            if (n > SMALL) return copyOf(layout, elements, n);
-            MemorySegment copy = allocate(layout, n);
-            long at = copy.address();
-            for (int i = 0; i < n; i++) EVERYTHING.set(layout, at + i * layout.byteSize(), elements[i]);
+            MemorySegment copy = allocate(layout, elements.length);
+            if (elements.length == 1) EVERYTHING.set(layout, copy.address(), elements[0]);
+            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
             return copy;
         }
 
@@ -173,11 +179,9 @@ public final class ScratchStack {
         /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfShort layout, short... elements) {
-            int n = elements.length;
-            if (n > SMALL) return copyOf(layout, elements, n);
-            MemorySegment copy = allocate(layout, n);
-            long at = copy.address();
-            for (int i = 0; i < n; i++) EVERYTHING.set(layout, at + i * layout.byteSize(), elements[i]);
+            MemorySegment copy = allocate(layout, elements.length);
+            if (elements.length == 1) EVERYTHING.set(layout, copy.address(), elements[0]);
+            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
             return copy;
         }
 
@@ -192,11 +196,9 @@ public final class ScratchStack {
         /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfChar layout, char... elements) {
-            int n = elements.length;
-            if (n > SMALL) return copyOf(layout, elements, n);
-            MemorySegment copy = allocate(layout, n);
-            long at = copy.address();
-            for (int i = 0; i < n; i++) EVERYTHING.set(layout, at + i * layout.byteSize(), elements[i]);
+            MemorySegment copy = allocate(layout, elements.length);
+            if (elements.length == 1) EVERYTHING.set(layout, copy.address(), elements[0]);
+            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
             return copy;
         }
 
@@ -211,11 +213,9 @@ public final class ScratchStack {
         /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfInt layout, int... elements) {
-            int n = elements.length;
-            if (n > SMALL) return copyOf(layout, elements, n);
-            MemorySegment copy = allocate(layout, n);
-            long at = copy.address();
-            for (int i = 0; i < n; i++) EVERYTHING.set(layout, at + i * layout.byteSize(), elements[i]);
+            MemorySegment copy = allocate(layout, elements.length);
+            if (elements.length == 1) EVERYTHING.set(layout, copy.address(), elements[0]);
+            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
             return copy;
         }
 
@@ -230,11 +230,9 @@ public final class ScratchStack {
         /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfFloat layout, float... elements) {
-            int n = elements.length;
-            if (n > SMALL) return copyOf(layout, elements, n);
-            MemorySegment copy = allocate(layout, n);
-            long at = copy.address();
-            for (int i = 0; i < n; i++) EVERYTHING.set(layout, at + i * layout.byteSize(), elements[i]);
+            MemorySegment copy = allocate(layout, elements.length);
+            if (elements.length == 1) EVERYTHING.set(layout, copy.address(), elements[0]);
+            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
             return copy;
         }
 
@@ -249,11 +247,9 @@ public final class ScratchStack {
         /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfLong layout, long... elements) {
-            int n = elements.length;
-            if (n > SMALL) return copyOf(layout, elements, n);
-            MemorySegment copy = allocate(layout, n);
-            long at = copy.address();
-            for (int i = 0; i < n; i++) EVERYTHING.set(layout, at + i * layout.byteSize(), elements[i]);
+            MemorySegment copy = allocate(layout, elements.length);
+            if (elements.length == 1) EVERYTHING.set(layout, copy.address(), elements[0]);
+            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
             return copy;
         }
 
@@ -268,11 +264,9 @@ public final class ScratchStack {
         /** A copy of {@code elements} (no heap view of the array is made, unlike the inherited method). */
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfDouble layout, double... elements) {
-            int n = elements.length;
-            if (n > SMALL) return copyOf(layout, elements, n);
-            MemorySegment copy = allocate(layout, n);
-            long at = copy.address();
-            for (int i = 0; i < n; i++) EVERYTHING.set(layout, at + i * layout.byteSize(), elements[i]);
+            MemorySegment copy = allocate(layout, elements.length);
+            if (elements.length == 1) EVERYTHING.set(layout, copy.address(), elements[0]);
+            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
             return copy;
         }
 
@@ -299,18 +293,11 @@ public final class ScratchStack {
         public MemorySegment allocateZeroed(MemoryLayout elementLayout, long count) {
             MemorySegment room = allocate(elementLayout, count);
             long size = room.byteSize();
-            if (size > SMALL * Long.BYTES) return room.fill((byte) 0);
-            long at = room.address();
-            long i = 0;
-            for (; i + Long.BYTES <= size; i += Long.BYTES) EVERYTHING.set(ValueLayout.JAVA_LONG_UNALIGNED, at + i, 0L);
-            for (; i < size; i++) EVERYTHING.set(ValueLayout.JAVA_BYTE, at + i, (byte) 0);
+            // the sizes of nearly every out-parameter (a size_t, a pointer, an int) as one plain store
+            if (size == Long.BYTES) EVERYTHING.set(ValueLayout.JAVA_LONG_UNALIGNED, room.address(), 0L);
+            else if (size == Integer.BYTES) EVERYTHING.set(ValueLayout.JAVA_INT_UNALIGNED, room.address(), 0);
+            else room.fill((byte) 0);
             return room;
-        }
-
-        private MemorySegment copyOf(ValueLayout layout, Object array, int length) {
-            MemorySegment copy = allocate(layout, length);
-            MemorySegment.copy(array, 0, copy, layout, 0, length);
-            return copy;
         }
 
         private MemorySegment slice(MemorySegment block, long start, long byteSize) {
@@ -327,7 +314,7 @@ public final class ScratchStack {
             if (!usable()) checkUsable("close");
             ScratchStack s = stack;
             s.top = mark;
-            s.depth = index;
+            s.next = this;
             if (pending != 0) forgetPending();
             if (overflow != null) closeOverflow();
         }
@@ -394,11 +381,12 @@ public final class ScratchStack {
 
         /**
          * Open, innermost, and on its owner's thread: the one branch of the fast paths. A frame is open
-         * exactly while the stack's depth reaches it and no deeper frame is open, so the depth alone tells
-         * an open innermost frame from a closed or an outer one.
+         * and innermost exactly while the next frame to hand out is its child: closing it makes it the
+         * next itself, opening a frame inside it makes the next one deeper.
          */
         private boolean usable() {
-            return Thread.currentThread() == stack.owner && stack.depth == index + 1;
+            ScratchStack s = stack;
+            return Thread.currentThread() == s.owner && s.next == child;
         }
 
         /** Throws the error that says why this frame may not be used here. */
@@ -407,12 +395,13 @@ public final class ScratchStack {
                 throw new IllegalStateException("scratch frame used from another thread: operation=" + operation
                         + " owner=" + stack.owner + " caller=" + Thread.currentThread());
             }
-            if (stack.depth <= index) {
+            int openFrames = stack.next.index;
+            if (openFrames <= index) {
                 throw new IllegalStateException("scratch frame is closed: operation=" + operation + " depth=" + index);
             }
-            if (stack.depth != index + 1) {
+            if (openFrames != index + 1) {
                 throw new IllegalStateException("scratch frames must be used innermost first: operation=" + operation
-                        + " frameDepth=" + (index + 1) + " openFrames=" + stack.depth);
+                        + " frameDepth=" + (index + 1) + " openFrames=" + openFrames);
             }
         }
     }
