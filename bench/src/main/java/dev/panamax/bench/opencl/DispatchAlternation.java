@@ -32,7 +32,9 @@ import java.util.concurrent.TimeUnit;
  *   (by their alternating medians), {@code ...fasterPeer.rounds.atLeastAsFast}: the share of rounds
  *   in which Panamax's block took no longer than that peer's, and {@code ...fasterPeer.jvms.atLeastAsFast}:
  *   the share of JVMs whose paired median is at most 1 (rounds in one JVM share its draw; the JVM is the
- *   independent unit).</li>
+ *   independent unit), and {@code ...fasterPeer.ci95}: the paired median with, as min-max, its 95%
+ *   interval from a bootstrap over JVMs and their rounds ({@link PairedInterval}): an interval that
+ *   holds 1.0 is a tie at this host's resolution.</li>
  * </ul>
  */
 public final class DispatchAlternation implements Measurement {
@@ -96,8 +98,11 @@ public final class DispatchAlternation implements Measurement {
                         100.0 * atLeastAsFast(byBinding.get(panamax), byBinding.get(fasterPeer))));
                 out.add(Result.single(prefix + "fasterPeer.jvms.atLeastAsFast", "%",
                         100.0 * jvmsAtLeastAsFast(byBinding.get(panamax), byBinding.get(fasterPeer))));
-                System.err.printf("panamax bench: %s: faster peer %s; %s paired %.3fx (JVMs %.3f-%.3f)%n",
-                        figure.segment, fasterPeer, panamax, r.median(), r.min(), r.max());
+                PairedInterval ci = PairedInterval.of(ratios(byBinding.get(panamax), byBinding.get(fasterPeer)),
+                        0.95, PairedInterval.RESAMPLES, figure.segment.hashCode());
+                out.add(new Result(prefix + "fasterPeer.ci95", "x", r.median(), ci.low(), ci.high(), ""));
+                System.err.printf("panamax bench: %s: faster peer %s; %s paired %.3fx (JVMs %.3f-%.3f, 95%% interval %.3f-%.3f)%n",
+                        figure.segment, fasterPeer, panamax, r.median(), r.min(), r.max(), ci.low(), ci.high());
             }
         }
         return out;

@@ -42,12 +42,55 @@ class DispatchAlternationTest {
                 .findFirst().orElseThrow();
         // JOCL's median (9) is below LWJGL's (20): Panamax / JOCL per round = 1.25, 1.11, 0.33
         assertEquals(10.0 / 9, vsFaster.median(), 1e-12);
+        Result interval = results.stream().filter(r -> r.name().equals("panamax.dispatch.roundtrip.paired.vs.fasterPeer.ci95"))
+                .findFirst().orElseThrow();
+        assertEquals(vsFaster.median(), interval.median(), 1e-12);
+        assertTrue(interval.min() <= interval.median() && interval.median() <= interval.max(), interval.toString());
+        assertTrue(interval.min() >= 10.0 / 30 && interval.max() <= 10.0 / 8, "within the rounds' ratios: " + interval);
         Result alternating = results.stream().filter(r -> r.name().equals("jocl.dispatch.roundtrip.alternating.us"))
                 .findFirst().orElseThrow();
         assertEquals(9, alternating.median(), 1e-12);
         assertEquals(8, alternating.min(), 1e-12);
         assertEquals(30, alternating.max(), 1e-12);
         assertEquals("raw.dispatch.roundtrip.alternating.us", alternating.baseline());
+    }
+
+    @Test
+    void theIntervalOfAClearDifferenceExcludesOneAndThatOfATieHoldsIt() {
+        java.util.Random noise = new java.util.Random(7);
+        List<double[]> slower = new java.util.ArrayList<>();
+        List<double[]> level = new java.util.ArrayList<>();
+        for (int jvm = 0; jvm < 12; jvm++) {
+            // each JVM draws its own offset (±3%), as the JVMs on a shared host do
+            double draw = 1 + (noise.nextDouble() - 0.5) * 0.06;
+            double[] s = new double[40];
+            double[] l = new double[40];
+            for (int r = 0; r < 40; r++) {
+                s[r] = 1.10 * draw * (1 + noise.nextGaussian() * 0.05);
+                l[r] = draw * (1 + noise.nextGaussian() * 0.05);
+            }
+            slower.add(s);
+            level.add(l);
+        }
+        PairedInterval clear = PairedInterval.of(slower, 0.95, PairedInterval.RESAMPLES, 1);
+        assertTrue(clear.low() > 1.05 && clear.high() < 1.15, clear.toString());
+        assertTrue(!clear.contains(1.0), clear.toString());
+        PairedInterval tie = PairedInterval.of(level, 0.95, PairedInterval.RESAMPLES, 1);
+        assertTrue(tie.contains(1.0), tie.toString());
+        assertTrue(tie.high() - tie.low() < 0.1, "a dozen JVMs of 40 rounds pin the median to a few percent: " + tie);
+        assertEquals(tie, PairedInterval.of(level, 0.95, PairedInterval.RESAMPLES, 1), "same data, same seed, same interval");
+        PairedInterval wider = PairedInterval.of(level, 0.99, PairedInterval.RESAMPLES, 1);
+        assertTrue(wider.low() <= tie.low() && wider.high() >= tie.high(), wider + " against " + tie);
+    }
+
+    @Test
+    void anIntervalOfNothingIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> PairedInterval.of(List.of(new double[] {1}, new double[0]), 0.95, 10, 1));
+        assertTrue(e.getMessage().contains("at least one round"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> PairedInterval.of(List.of(), 0.95, 10, 1));
+        assertThrows(IllegalArgumentException.class, () -> PairedInterval.of(List.of(new double[] {1}), 1.0, 10, 1));
+        assertThrows(IllegalArgumentException.class, () -> PairedInterval.of(List.of(new double[] {1}), 0.95, 0, 1));
     }
 
     @Test
