@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
 final class DeclarationsSanity {
     static final Set<String> TOP_KEYS = Set.of("format", "library", "sonames", "package", "class", "types", "constants", "errors", "functions");
     static final Set<String> FUNCTION_KEYS = Set.of("name", "returns", "params", "tier", "batchable", "blocking");
-    static final Set<String> RETURN_KEYS = Set.of("type", "status", "ownership");
+    static final Set<String> RETURN_KEYS = Set.of("type", "status", "ownership", "length");
     static final Set<String> PARAM_KEYS = Set.of("name", "type", "dir", "length", "terminated", "nullable", "errcode", "ownership");
     static final Set<String> ERROR_KEYS = Set.of("type", "success", "names");
     static final Set<String> HANDLE_KEYS = Set.of("handle", "retain", "release", "ownership");
@@ -188,6 +188,7 @@ final class DeclarationsSanity {
             unknownKeys(f, FUNCTION_KEYS, where);
             if (!names.add(name)) problem(where + " is declared twice");
             String returnType = "void";
+            Object returnedLength = null;
             switch (f.get("returns")) {
                 case null -> { }
                 case String s -> returnType = s;
@@ -199,6 +200,7 @@ final class DeclarationsSanity {
                     if (r.containsKey("ownership") && !Set.of("owned", "borrowed").contains(r.get("ownership"))) {
                         problem("ownership of " + where + " is " + r.get("ownership") + "; expected owned or borrowed");
                     }
+                    returnedLength = r.get("length");
                 }
                 default -> problem("returns of " + where + " is " + f.get("returns"));
             }
@@ -228,6 +230,9 @@ final class DeclarationsSanity {
                     if (param.containsKey(flag) && !(param.get(flag) instanceof Boolean)) problem(flag + " of " + pn + " in " + where + " is not a boolean");
                 }
                 params.add(param);
+            }
+            if (returnedLength != null && !paramNames.contains(String.valueOf(returnedLength))) {
+                problem("length of the return of " + where + " names no parameter: " + returnedLength);
             }
             for (Map<String, Object> param : params) {
                 Object length = param.get("length");

@@ -75,15 +75,16 @@ class BuffersAndEventsTest extends PoclTestBase {
                 assertEquals(CL.CL_COMMAND_MAP_BUFFER, eventInfoInt(m, CL.CL_EVENT_COMMAND_TYPE));
             }
             assertNotEquals(0, view.address());
-            MemorySegment host = view.reinterpret(BYTES);
-            for (int i = 0; i < FLOATS; i++) host.setAtIndex(ValueLayout.JAVA_FLOAT, i, i * 0.5f);
+            assertEquals(BYTES, view.byteSize(), "the segment spans the mapped size");
+            for (int i = 0; i < FLOATS; i++) view.setAtIndex(ValueLayout.JAVA_FLOAT, i, i * 0.5f);
+            assertThrows(IndexOutOfBoundsException.class, () -> view.get(ValueLayout.JAVA_FLOAT, BYTES), "not one byte past it");
             CLApi.clEnqueueUnmapMemObject(queue, buffer, view, null, null);
             float[] back = read(arena, buffer);
             for (int i = 0; i < FLOATS; i++) assertEquals(i * 0.5f, back[i], "element " + i);
 
             CLApi.clEnqueueFillBuffer(queue, buffer, arena.allocateFrom(ValueLayout.JAVA_FLOAT, 3f), Float.BYTES, 0, BYTES, null, null);
             MemorySegment reading = CLApi.clEnqueueMapBuffer(queue, buffer, CL.CL_TRUE, CL.CL_MAP_READ, BYTES / 2, BYTES / 2, null, null);
-            float[] half = reading.reinterpret(BYTES / 2).toArray(ValueLayout.JAVA_FLOAT);
+            float[] half = reading.toArray(ValueLayout.JAVA_FLOAT);
             CLApi.clEnqueueUnmapMemObject(queue, buffer, reading, null, null);
             CLApi.clFinish(queue);
             assertEquals(FLOATS / 2, half.length);

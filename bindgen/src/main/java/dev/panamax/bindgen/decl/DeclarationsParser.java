@@ -42,7 +42,7 @@ public final class DeclarationsParser {
     static final Set<String> TOP_KEYS = orderedSet("format", "library", "sonames", "package", "class", "types",
             "constants", "errors", "functions");
     static final Set<String> FUNCTION_KEYS = orderedSet("name", "returns", "params", "tier", "batchable", "blocking");
-    static final Set<String> RETURN_KEYS = orderedSet("type", "status", "ownership");
+    static final Set<String> RETURN_KEYS = orderedSet("type", "status", "ownership", "length");
     static final Set<String> PARAM_KEYS = orderedSet("name", "type", "dir", "length", "terminated", "nullable", "errcode", "ownership");
     static final Set<String> ERROR_KEYS = orderedSet("type", "success", "names");
     static final Set<String> HANDLE_KEYS = orderedSet("handle", "retain", "release", "ownership");
@@ -374,7 +374,7 @@ public final class DeclarationsParser {
             if (!names.add(name)) throw error(keys.get("name"), "function '" + name + "' is declared twice; expected unique names");
             String where = "function " + name;
             Returns returns = keys.containsKey("returns") ? returns(keys.get("returns"), where, errors)
-                    : new Returns(new TypeRef.Void(), null, null, location(m));
+                    : Returns.plain(new TypeRef.Void(), location(m));
             List<Param> params = keys.containsKey("params") ? params(keys.get("params"), where, errors) : List.of();
             Function.Tier tier = Function.Tier.STANDARD;
             if (keys.containsKey("tier")) {
@@ -392,7 +392,7 @@ public final class DeclarationsParser {
     }
 
     private Returns returns(Node node, String where, Map<String, ErrorConvention> errors) {
-        if (node instanceof ScalarNode) return new Returns(typeRef(node), null, null, location(node));
+        if (node instanceof ScalarNode) return Returns.plain(typeRef(node), location(node));
         MappingNode m = mapping(node, "returns of " + where, RETURN_KEYS);
         Map<String, Node> keys = keys(m, RETURN_KEYS, "returns of " + where);
         TypeRef type = typeRef(require(keys, "type", m, "returns of " + where));
@@ -403,7 +403,9 @@ public final class DeclarationsParser {
         }
         Returns.Ownership ownership = keys.containsKey("ownership")
                 ? choice(keys.get("ownership"), "ownership", Returns.Ownership.class) : null;
-        return new Returns(type, status, ownership, location(keys.get("type")));
+        String length = keys.containsKey("length") ? identifier(keys.get("length"), "length") : null;
+        Location lengthLocation = keys.containsKey("length") ? location(keys.get("length")) : null;
+        return new Returns(type, status, ownership, length, lengthLocation, location(keys.get("type")));
     }
 
     private List<Param> params(Node node, String where, Map<String, ErrorConvention> errors) {

@@ -79,6 +79,29 @@ final class DeclarationsValidator {
             }
             requireRelease(h, r.ownership(), r.location(), f.name());
         }
+        if (r.length() != null) returnedLength(f, r, t);
+    }
+
+    /** A returned pointer's length: a pointer result, not consumed by a status, sized by an integer parameter. */
+    private void returnedLength(Function f, Returns r, TypeRef t) {
+        String where = "length '" + r.length() + "' of the return of " + f.name();
+        if (r.status() != null) {
+            throw new DeclarationsException(r.lengthLocation(), where + ": the result is checked as status " + r.status()
+                    + "; expected a returned pointer (T*, ptr) for a returned length");
+        }
+        if (!(t instanceof TypeRef.AnyPointer || t instanceof TypeRef.PointerTo)) {
+            throw new DeclarationsException(r.lengthLocation(), where + ": the return type is " + r.type().spelling()
+                    + "; expected a returned pointer (T*, ptr) for a returned length");
+        }
+        Param lengthParam = f.params().stream().filter(q -> q.name().equals(r.length())).findFirst().orElse(null);
+        if (lengthParam == null) {
+            throw new DeclarationsException(r.lengthLocation(), where + " names no parameter of " + f.name() + "; expected one of "
+                    + f.params().stream().map(Param::name).toList());
+        }
+        if (!TypeRefs.isIntegerValue(types, TypeRefs.unalias(types, lengthParam.type()))) {
+            throw new DeclarationsException(r.lengthLocation(), where + " names a parameter of type " + lengthParam.type().spelling()
+                    + "; expected an integer parameter passed by value");
+        }
     }
 
     private void param(Function f, Param p) {

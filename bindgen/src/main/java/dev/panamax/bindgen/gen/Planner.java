@@ -430,7 +430,9 @@ public final class Planner {
                         new Result.Handle(classOf.get(h.name()), owned(f.returns().ownership(), h));
                 case TypeRef.Named n when types.get(n.name()) instanceof TypeDecl.Struct
                         || types.get(n.name()) instanceof TypeDecl.Union -> new Result.Struct(classOf.get(n.name()));
-                default -> new Result.Address();
+                case TypeRef.PointerTo pt when f.returns().length() != null ->
+                        new Result.Address(f.returns().length(), d.resolve(pt.target()).size());
+                default -> new Result.Address(f.returns().length(), 1);
             };
         }
         List<String> outs = new ArrayList<>();

@@ -1,6 +1,7 @@
 package dev.panamax.bindgen.gen;
 
 import dev.panamax.bindgen.decl.Param;
+import dev.panamax.core.abi.ScalarKind;
 import dev.panamax.bindgen.gen.BindingPlan.RawFunction;
 import dev.panamax.bindgen.gen.TypedFunction.Mapping;
 import dev.panamax.bindgen.gen.TypedFunction.Out;
@@ -35,6 +36,10 @@ final class TypedClassWriter {
                 "result; a failed status or errcode throws {@link " + n.exception() + "}. Functions with pointers to scalars",
                 "also have a variant taking {@link MemorySegment}s (lengths given). The raw layer is {@link " + n.raw() + "}.");
         s.line("@AllocatesForCaller");
+        // a returned pointer with a declared length is sized with MemorySegment.reinterpret
+        if (plan.typedFunctions().stream().anyMatch(f -> f.result() instanceof Result.Address a && a.length() != null)) {
+            s.line("@SuppressWarnings(\"restricted\")");
+        }
         s.open("public final class " + n.typed() + " {");
         s.line("private " + n.typed() + "() {}");
         Map<String, RawFunction> raw = plan.rawFunctions().stream().collect(Collectors.toMap(RawFunction::name, Function.identity()));
@@ -250,6 +255,10 @@ final class TypedClassWriter {
         if (!f.outs().isEmpty()) notes.add("Returns " + (f.outs().size() == 1 ? "{@code " + f.outs().getFirst() + "}"
                 : "{@code " + String.join("}, {@code ", f.outs()) + "}") + ".");
         if (f.result() instanceof Result.Handle h) notes.add("Returns " + (h.owned() ? "an owned" : "a borrowed") + " handle.");
+        if (f.result() instanceof Result.Address a && a.length() != null) {
+            notes.add("Returns the memory as a segment of {@code " + a.length() + "}"
+                    + (a.elementBytes() == 1 ? " bytes" : " elements of " + a.elementBytes() + " bytes") + " (NULL as NULL).");
+        }
         if (!notes.isEmpty()) d.add(String.join(" ", notes));
         return d;
     }
@@ -340,6 +349,21 @@ final class TypedClassWriter {
         switch (f.result()) {
             case Result.Void v -> { }
             case Result.Scalar sc -> s.line("return $$result;");
+            case Result.Address a when a.length() != null -> {
+                TypedParam length = f.params().stream().filter(p -> p.decl().name().equals(a.length())).findFirst().orElseThrow();
+                ScalarKind kind = switch (length.mapping()) {
+                    case Mapping.Value v -> v.kind();
+                    case Mapping.DerivedLength dl -> dl.kind();
+                    default -> throw new IllegalStateException("length " + a.length() + " of " + f.name() + " is not an integer");
+                };
+                // unsigned counts zero-extended, as C sees them
+                String count = switch (kind) {
+                    case U8, U16, U32 -> Carriers.toLong(kind, argument(plan, length));
+                    default -> argument(plan, length);      // Java widens a signed int or long itself
+                };
+                String bytes = a.elementBytes() == 1 ? count : "Math.multiplyExact(" + count + ", " + a.elementBytes() + "L)";
+                s.line("return $$result.address() == 0 ? MemorySegment.NULL : $$result.reinterpret(" + bytes + ");");
+            }
             case Result.Address a -> s.line("return $$result;");
             case Result.CString cs -> s.line("return " + plan.names().support() + ".string($$result);");
             case Result.Handle h -> s.line("return " + h.handleClass() + (h.owned() ? ".owned($$result);" : ".borrowed($$result);"));

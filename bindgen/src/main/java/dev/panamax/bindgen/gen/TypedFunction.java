@@ -136,7 +136,11 @@ public record TypedFunction(String name, Variant variant, String tier, List<Type
         record CString() implements Result {
             @Override public String javaType() { return "String"; }
         }
-        record Address() implements Result {
+        /**
+         * A pointer; with a {@code length} (the parameter naming its element count, as declared) it is
+         * returned as a segment of {@code length * elementBytes} bytes, NULL as NULL.
+         */
+        record Address(String length, long elementBytes) implements Result {
             @Override public String javaType() { return "MemorySegment"; }
         }
         /** The out-parameters: one as its value, several as the nested record. */

@@ -43,6 +43,24 @@ class ValidationErrorsTest {
     }
 
     @Test
+    void aReturnedLengthNeedsAReturnedPointerAndAnIntegerParameter() {
+        // line 6 is the returns mapping; its length value starts at column 34
+        assertError(HEAD + "functions:\n  - name: f\n    returns: {type: ptr, length: n}\n    params: [[u64, size]]\n",
+                "6:34", "length 'n' of the return of f names no parameter of f", "expected one of [size]");
+        assertError(HEAD + "functions:\n  - name: f\n    returns: {type: ptr, length: q}\n    params: [[f32, q]]\n",
+                "6:34", "length 'q' of the return of f names a parameter of type f32", "expected an integer parameter passed by value");
+        assertError(HEAD + "functions:\n  - name: f\n    returns: {type: ptr, length: q}\n    params: [[u64*, q]]\n",
+                "6:34", "names a parameter of type u64*", "passed by value");
+        assertError(HEAD + "functions:\n  - name: f\n    returns: {type: i64, length: n}\n    params: [[u64, n]]\n",
+                "6:34", "length 'n' of the return of f: the return type is i64", "expected a returned pointer (T*, ptr)");
+        assertError(HEAD + "functions:\n  - name: f\n    returns: {type: char*, length: n}\n    params: [[u64, n]]\n",
+                "6:36", "the return type is char*", "expected a returned pointer");
+        assertError(HEAD + "errors:\n  s: {type: i32, success: [0]}\nfunctions:\n  - name: f\n    returns: {type: i32, status: s, length: n}\n"
+                        + "    params: [[u64, n]]\n",
+                "8:45", "the result is checked as status s", "expected a returned pointer");
+    }
+
+    @Test
     void aFixedLengthOutOfRangeOrOnAScalar() {
         assertError(HEAD + "functions:\n  - name: f\n    params:\n      - {name: p, type: f32*, length: 0}\n",
                 "7:39", "length 0 of parameter p is out of range", "expected a count from 1 to 65536 or the name of the parameter");
