@@ -173,6 +173,35 @@ class RoutinesTest {
     }
 
     @Test
+    void anArrayShorterThanTheRoutineWouldUseIsRefusedBeforeOpenBlasSeesIt() {
+        float[] x = new float[10];
+        float[] y = new float[10];
+        // 6 elements at stride 2 span 11: one past the end of x
+        IllegalArgumentException swap = assertThrows(IllegalArgumentException.class, () -> CBLASApi.cblas_sswap(6, x, 2, y, 1));
+        assertTrue(swap.getMessage().contains("function=cblas_sswap parameter=x length=10 needed=11"), swap.getMessage());
+        assertArrayEquals(new float[10], y, "nothing was swapped");
+        assertThrows(IllegalArgumentException.class, () -> CBLASApi.cblas_scopy(5, x, 1, y, -3), "a negative stride spans as far: 13");
+        CBLASApi.cblas_scopy(4, x, 1, y, -3);
+        // a 3 x 4 row-major C with ldc 5 spans 2 * 5 + 4 = 14 elements
+        float[] a = new float[3 * 2];
+        float[] b = new float[2 * 4];
+        IllegalArgumentException gemm = assertThrows(IllegalArgumentException.class,
+                () -> CBLASApi.cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 3, 4, 2, 1f, a, 2, b, 4, 0f, new float[13], 5));
+        assertTrue(gemm.getMessage().contains("parameter=C length=13 needed=14"), gemm.getMessage());
+        CBLASApi.cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 3, 4, 2, 1f, a, 2, b, 4, 0f, new float[14], 5);
+        // transposed, A is stored 2 x 3: a 4-element A is short whichever way it is read
+        IllegalArgumentException transposed = assertThrows(IllegalArgumentException.class,
+                () -> CBLASApi.cblas_sgemm(CblasRowMajor, dev.panamax.blas.binding.CBLAS.CblasTrans, CblasNoTrans, 3, 4, 2, 1f,
+                        new float[5], 3, b, 4, 0f, new float[12], 4));
+        assertTrue(transposed.getMessage().contains("parameter=A length=5 needed=6"), transposed.getMessage());
+        // a triangular solve on the right reads an N x N A
+        assertThrows(IllegalArgumentException.class, () -> CBLASApi.cblas_dtrsm(CblasRowMajor, dev.panamax.blas.binding.CBLAS.CblasRight,
+                CblasUpper, CblasNoTrans, CblasNonUnit, 2, 3, 1.0, new double[8], 3, new double[6], 3));
+        // no elements, nothing asked of the arrays
+        assertEquals(0f, CBLASApi.cblas_sasum(0, new float[0], 1));
+    }
+
+    @Test
     void openBlasReportsItsProcessors() {
         assertTrue(CBLASApi.openblas_get_num_procs() >= 1);
     }

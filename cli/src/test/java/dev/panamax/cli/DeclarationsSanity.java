@@ -238,8 +238,15 @@ final class DeclarationsSanity {
                 Object length = param.get("length");
                 if (length instanceof Integer count) {
                     if (count < 1) problem("length of " + param.get("name") + " in " + where + " is " + count + "; expected a count of at least 1");
-                } else if (length != null && !paramNames.contains(String.valueOf(length))) {
-                    problem("length of " + param.get("name") + " in " + where + " names no parameter: " + length);
+                } else if (length != null) {
+                    // a plain name, or an expression whose names (not its functions) must be parameters
+                    java.util.regex.Matcher used = java.util.regex.Pattern.compile("\\b[A-Za-z_][A-Za-z0-9_]*+(?!\\s*\\()")
+                            .matcher(String.valueOf(length));
+                    while (used.find()) {
+                        if (!paramNames.contains(used.group())) {
+                            problem("length of " + param.get("name") + " in " + where + " names no parameter: " + used.group());
+                        }
+                    }
                 }
             }
             String tier = (String) f.getOrDefault("tier", "standard");

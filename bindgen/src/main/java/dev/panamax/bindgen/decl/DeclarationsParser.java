@@ -426,6 +426,7 @@ public final class DeclarationsParser {
                 Param.Direction dir = keys.containsKey("dir") ? choice(keys.get("dir"), "dir", Param.Direction.class) : Param.Direction.IN;
                 String length = null;
                 int count = 0;
+                LengthExpr expression = null;
                 if (keys.containsKey("length")) {
                     Node l = keys.get("length");
                     if (l instanceof ScalarNode sn && isTag(sn, Tag.INT)) {
@@ -435,6 +436,13 @@ public final class DeclarationsParser {
                                     + Param.MAX_COUNT + " or the name of the parameter holding the length");
                         }
                         count = (int) c;
+                    } else if (l instanceof ScalarNode sn && isTag(sn, Tag.STR) && LengthExpr.isExpression(sn.getValue())) {
+                        try {
+                            expression = LengthExpr.parse(sn.getValue());
+                        } catch (IllegalArgumentException e) {
+                            throw error(sn, "length of parameter " + name + ": " + e.getMessage());
+                        }
+                        for (String ref : expression.refs()) lengthRefs.putIfAbsent(ref, l);
                     } else {
                         length = identifier(l, "length");
                         lengthRefs.put(length, l);
@@ -449,7 +457,7 @@ public final class DeclarationsParser {
                 }
                 Returns.Ownership ownership = keys.containsKey("ownership")
                         ? choice(keys.get("ownership"), "ownership", Returns.Ownership.class) : null;
-                param = new Param(name, type, dir, length, count, terminated, nullable, errcode, ownership, location(keys.get("type")));
+                param = new Param(name, type, dir, length, count, expression, terminated, nullable, errcode, ownership, location(keys.get("type")));
             } else {
                 throw error(p, "parameter of " + where + " is a " + describe(p) + "; expected [type, name] or {name: .., type: ..}");
             }

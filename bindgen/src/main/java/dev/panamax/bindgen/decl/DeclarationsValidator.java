@@ -144,6 +144,19 @@ final class DeclarationsValidator {
                         + lengthParam.type().spelling() + "; expected an integer parameter (or a pointer to one)");
             }
         }
+        if (p.expression() != null) {
+            if (!pointer) {
+                throw new DeclarationsException(p.location(), where + " has a length expression but type " + p.type().spelling()
+                        + "; expected a pointer type (T*, ptr) for a parameter with a length");
+            }
+            for (String ref : p.expression().refs()) {
+                Param used = f.params().stream().filter(q -> q.name().equals(ref)).findFirst().orElseThrow();
+                if (!TypeRefs.isIntegerValue(types, TypeRefs.unalias(types, used.type()))) {
+                    throw new DeclarationsException(p.location(), "length of " + where + " reads '" + ref + "' of type "
+                            + used.type().spelling() + "; expected only integer parameters passed by value in a length expression");
+                }
+            }
+        }
         if (p.errcode() != null) {
             boolean ok = t instanceof TypeRef.PointerTo ptr && TypeRefs.isIntegerValue(types, TypeRefs.unalias(types, ptr.target()));
             if (!ok) {

@@ -512,6 +512,23 @@ public final class Planner {
             return m[i] instanceof Mapping.Segment && elementBytes != null
                     ? new TypedFunction.Extent(p.count() + "L", "length", elementBytes) : null;
         }
+        if (p.expression() != null) {
+            String elementBytes = elementBytes(resolved.get(i));
+            if (elementBytes == null || !(m[i] instanceof Mapping.Segment || m[i] instanceof Mapping.ScalarArray)) return null;
+            String count = p.expression().toJava(ref -> {
+                for (int l = 0; l < ps.size(); l++) {
+                    if (!ps.get(l).name().equals(ref)) continue;
+                    return switch (m[l]) {
+                        case Mapping.Value v -> asLong(v.kind(), javaNames.get(l));
+                        case Mapping.DerivedLength dl -> asLong(dl.kind(), "$" + javaNames.get(l));
+                        default -> throw new IllegalStateException("length expression of " + p.name() + " reads " + ref + ", not an integer");
+                    };
+                }
+                throw new IllegalStateException("length expression of " + p.name() + " reads " + ref + ", no parameter");
+            });
+            // a computed length of zero or less asks for nothing
+            return new TypedFunction.Extent("Math.max(0L, " + count + ")", "needed", elementBytes);
+        }
         if (p.length() == null) return null;
         if (!(m[i] instanceof Mapping.Segment || m[i] instanceof Mapping.ScalarArray || m[i] instanceof Mapping.HandleArray)) {
             return null;
@@ -604,7 +621,7 @@ public final class Planner {
      * parameter says or the list ends at its terminator.
      */
     private static int fixedCount(Param p) {
-        if (p.length() != null || p.terminated()) return 0;
+        if (p.length() != null || p.expression() != null || p.terminated()) return 0;
         return p.count() > 0 ? p.count() : 1;
     }
 

@@ -61,6 +61,25 @@ class ValidationErrorsTest {
     }
 
     @Test
+    void aLengthExpressionIsParsedCheckedAndItsErrorsLocated() {
+        String head = HEAD + "functions:\n  - name: f\n    params:\n      - [i32, n]\n      - [i32, inc]\n";
+        assertError(head + "      - {name: p, type: f32*, length: 1 + (n - 1 * abs(inc)}\n",
+                "9:39", "length of parameter p: the end at character 22 of '1 + (n - 1 * abs(inc)'", "expected ')'");
+        assertError(head + "      - {name: p, type: f32*, length: n * sqrt(inc)}\n",
+                "9:39", "'s' at character 5 of 'n * sqrt(inc)'", "expected one of the functions [abs, max, min]");
+        assertError(head + "      - {name: p, type: f32*, length: n * stride}\n",
+                "9:39", "length 'stride' names no parameter of function f", "expected one of [");
+        assertError(head + "      - {name: p, type: f32*, length: \"n > 0 ? n * q\"}\n      - [f32, q]\n",
+                "9:39", "the end at character 14 of 'n > 0 ? n * q'", "expected ':'");
+        assertError(head + "      - {name: p, type: f32*, length: \"n > 0 ? n * q : 0\"}\n      - [f32, q]\n",
+                "9:25", "length of parameter p of f reads 'q' of type f32", "expected only integer parameters passed by value");
+        assertError(head + "      - {name: p, type: i64, length: n * inc}\n",
+                "9:25", "parameter p of f has a length expression but type i64", "expected a pointer type");
+        assertError(head + "      - {name: p, type: f32*, length: n * 99999999999999999999}\n",
+                "9:39", "at character 5", "expected a number that fits in 64 bits");
+    }
+
+    @Test
     void aFixedLengthOutOfRangeOrOnAScalar() {
         assertError(HEAD + "functions:\n  - name: f\n    params:\n      - {name: p, type: f32*, length: 0}\n",
                 "7:39", "length 0 of parameter p is out of range", "expected a count from 1 to 65536 or the name of the parameter");

@@ -1,0 +1,209 @@
+package dev.panamax.bindgen.decl;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * A {@code length} computed from other parameters: {@code "1 + (n - 1) * abs(incx)"}, or with a
+ * comparison choosing between two, {@code "order == 101 ? (m - 1) * lda + n : (n - 1) * lda + m"}.
+ * Integers, parameter names, {@code + - *}, unary minus, parentheses, {@code abs(x)}, {@code max(a, b)},
+ * {@code min(a, b)} and {@code a OP b ? x : y} with OP one of {@code == != < <= > >=}. The typed layer
+ * evaluates it in exact 64-bit arithmetic before the call; a value of zero or less asks for nothing.
+ */
+public sealed interface LengthExpr {
+    record Num(long value) implements LengthExpr {}
+    record Ref(String name) implements LengthExpr {}
+    record Neg(LengthExpr operand) implements LengthExpr {}
+    record Binary(char op, LengthExpr left, LengthExpr right) implements LengthExpr {}
+    record Call(String function, List<LengthExpr> args) implements LengthExpr {}
+    record Choice(String comparison, LengthExpr left, LengthExpr right, LengthExpr then, LengthExpr otherwise) implements LengthExpr {}
+
+    /** The functions an expression may call, with their number of arguments. */
+    java.util.Map<String, Integer> FUNCTIONS = java.util.Map.of("abs", 1, "max", 2, "min", 2);
+
+    /** The parameter names the expression reads, in order of first use. */
+    default Set<String> refs() {
+        Set<String> out = new LinkedHashSet<>();
+        collect(this, out);
+        return out;
+    }
+
+    private static void collect(LengthExpr e, Set<String> out) {
+        switch (e) {
+            case Num n -> { }
+            case Ref r -> out.add(r.name());
+            case Neg n -> collect(n.operand(), out);
+            case Binary b -> { collect(b.left(), out); collect(b.right(), out); }
+            case Call c -> c.args().forEach(a -> collect(a, out));
+            case Choice c -> { collect(c.left(), out); collect(c.right(), out); collect(c.then(), out); collect(c.otherwise(), out); }
+        }
+    }
+
+    /** Java source computing the expression as a {@code long}, overflow raising an exception; {@code ref} gives each name's long value. */
+    default String toJava(Function<String, String> ref) {
+        return switch (this) {
+            case Num n -> n.value() + "L";
+            case Ref r -> ref.apply(r.name());
+            case Neg n -> "Math.negateExact(" + n.operand().toJava(ref) + ")";
+            case Binary b -> (switch (b.op()) {
+                case '+' -> "Math.addExact(";
+                case '-' -> "Math.subtractExact(";
+                default -> "Math.multiplyExact(";
+            }) + b.left().toJava(ref) + ", " + b.right().toJava(ref) + ")";
+            case Call c -> switch (c.function()) {
+                case "abs" -> "Math.absExact(" + c.args().getFirst().toJava(ref) + ")";
+                default -> "Math." + c.function() + "(" + c.args().get(0).toJava(ref) + ", " + c.args().get(1).toJava(ref) + ")";
+            };
+            case Choice c -> "(" + c.left().toJava(ref) + " " + c.comparison() + " " + c.right().toJava(ref) + " ? "
+                    + c.then().toJava(ref) + " : " + c.otherwise().toJava(ref) + ")";
+        };
+    }
+
+    /** Whether {@code text} is an expression rather than a plain parameter name. */
+    static boolean isExpression(String text) {
+        return !text.matches("[A-Za-z_][A-Za-z0-9_]*");
+    }
+
+    /**
+     * Parses {@code text}; a malformed expression is an {@link IllegalArgumentException} saying what
+     * was found at which character and what was expected.
+     */
+    static LengthExpr parse(String text) {
+        Parser p = new Parser(text);
+        LengthExpr e = p.expression();
+        p.skipSpaces();
+        if (p.at < text.length()) throw p.unexpected("an operator or the end");
+        return e;
+    }
+
+    /** Recursive descent over the grammar in the type's documentation. */
+    final class Parser {
+        private final String text;
+        private int at;
+
+        private Parser(String text) {
+            this.text = text;
+        }
+
+        LengthExpr expression() {
+            LengthExpr left = sum();
+            String comparison = comparison();
+            if (comparison == null) return left;
+            LengthExpr right = sum();
+            expect('?');
+            LengthExpr then = expression();
+            expect(':');
+            return new Choice(comparison, left, right, then, expression());
+        }
+
+        private String comparison() {
+            skipSpaces();
+            for (String op : List.of("==", "!=", "<=", ">=", "<", ">")) {
+                if (text.startsWith(op, at)) {
+                    at += op.length();
+                    return op;
+                }
+            }
+            return null;
+        }
+
+        private LengthExpr sum() {
+            LengthExpr e = product();
+            while (true) {
+                skipSpaces();
+                if (at < text.length() && (text.charAt(at) == '+' || text.charAt(at) == '-')) {
+                    char op = text.charAt(at++);
+                    e = new Binary(op, e, product());
+                } else {
+                    return e;
+                }
+            }
+        }
+
+        private LengthExpr product() {
+            LengthExpr e = unary();
+            while (true) {
+                skipSpaces();
+                if (at < text.length() && text.charAt(at) == '*') {
+                    at++;
+                    e = new Binary('*', e, unary());
+                } else {
+                    return e;
+                }
+            }
+        }
+
+        private LengthExpr unary() {
+            skipSpaces();
+            if (at < text.length() && text.charAt(at) == '-') {
+                at++;
+                return new Neg(unary());
+            }
+            return atom();
+        }
+
+        private LengthExpr atom() {
+            skipSpaces();
+            if (at >= text.length()) throw unexpected("a number, a parameter name, a function or '('");
+            char c = text.charAt(at);
+            if (c == '(') {
+                at++;
+                LengthExpr e = expression();
+                expect(')');
+                return e;
+            }
+            if (Character.isDigit(c)) {
+                int start = at;
+                while (at < text.length() && Character.isDigit(text.charAt(at))) at++;
+                try {
+                    return new Num(Long.parseLong(text.substring(start, at)));
+                } catch (NumberFormatException e) {
+                    at = start;
+                    throw unexpected("a number that fits in 64 bits");
+                }
+            }
+            if (Character.isLetter(c) || c == '_') {
+                int start = at;
+                while (at < text.length() && (Character.isLetterOrDigit(text.charAt(at)) || text.charAt(at) == '_')) at++;
+                String name = text.substring(start, at);
+                skipSpaces();
+                if (at < text.length() && text.charAt(at) == '(') {
+                    Integer arity = FUNCTIONS.get(name);
+                    if (arity == null) {
+                        at = start;
+                        throw unexpected("one of the functions " + new java.util.TreeSet<>(FUNCTIONS.keySet()));
+                    }
+                    at++;
+                    List<LengthExpr> args = new ArrayList<>();
+                    args.add(expression());
+                    while (args.size() < arity) {
+                        expect(',');
+                        args.add(expression());
+                    }
+                    expect(')');
+                    return new Call(name, List.copyOf(args));
+                }
+                return new Ref(name);
+            }
+            throw unexpected("a number, a parameter name, a function or '('");
+        }
+
+        private void expect(char c) {
+            skipSpaces();
+            if (at >= text.length() || text.charAt(at) != c) throw unexpected("'" + c + "'");
+            at++;
+        }
+
+        void skipSpaces() {
+            while (at < text.length() && text.charAt(at) == ' ') at++;
+        }
+
+        IllegalArgumentException unexpected(String expected) {
+            String found = at >= text.length() ? "the end" : "'" + text.charAt(at) + "'";
+            return new IllegalArgumentException(found + " at character " + (at + 1) + " of '" + text + "'; expected " + expected);
+        }
+    }
+}
