@@ -486,6 +486,8 @@ public final class Planner {
         for (int l = 0; l < ps.size(); l++) {
             if (!(m[l] instanceof Mapping.Value v) || !TypeRefs.isInteger(v.kind())) continue;
             String name = ps.get(l).name();
+            // a count a length expression reads stays the caller's: the expression is checked against what it is given
+            if (ps.stream().anyMatch(q -> q.expression() != null && q.expression().refs().contains(name))) continue;
             List<String> sources = new ArrayList<>();
             boolean allArrays = true;
             for (int i = 0; i < ps.size(); i++) {
@@ -520,7 +522,6 @@ public final class Planner {
                     if (!ps.get(l).name().equals(ref)) continue;
                     return switch (m[l]) {
                         case Mapping.Value v -> asLong(v.kind(), javaNames.get(l));
-                        case Mapping.DerivedLength dl -> asLong(dl.kind(), "$" + javaNames.get(l));
                         default -> throw new IllegalStateException("length expression of " + p.name() + " reads " + ref + ", not an integer");
                     };
                 }
