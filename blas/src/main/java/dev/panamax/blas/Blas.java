@@ -6,12 +6,13 @@ import dev.panamax.blas.binding.CBLASApi;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The common BLAS routines on Java arrays, with the sizes checked first. The generated typed layer
- * ({@link CBLASApi}) passes arrays in place (critical_heap: no copy) but cannot check them: a BLAS
- * routine reads {@code 1 + (n - 1) * |inc|} vector elements and {@code (rows - 1) * ld + cols}
- * matrix elements, products the declarations format cannot express. Here a too-short array or a
- * bad stride is an {@link IllegalArgumentException} naming the routine, the array and both lengths,
- * never a read past the end of a Java array.
+ * The common BLAS routines on Java arrays, with the sizes checked first and long work kept off the
+ * critical tier. The generated typed layer ({@link CBLASApi}) passes arrays in place (critical_heap:
+ * no copy) and checks each against the length expression {@code cblas.yaml} declares for it
+ * ({@code 1 + (n - 1) * |inc|} vector elements, {@code (rows - 1) * ld + cols} matrix elements);
+ * here the same sizes are checked first in BLAS terms: a too-short array or a bad stride is an
+ * {@link IllegalArgumentException} naming the routine, the array and both lengths, never a read past
+ * the end of a Java array.
  *
  * <p>Every routine runs as a critical call, which holds off the JVM's safepoints (GC pauses included)
  * until it returns. Level 1 and 2 on more than 2^20 elements therefore run as a series of critical
