@@ -180,34 +180,31 @@ class BuffersAndEventsTest extends PoclTestBase {
     }
 
     private static long memInfoLong(ClMem mem, int param) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment value = arena.allocate(ValueLayout.JAVA_LONG);
-            CLApi.clGetMemObjectInfo(mem, param, value.byteSize(), value, (long[]) null);
-            return value.get(ValueLayout.JAVA_LONG, 0);
-        }
+        return query(ValueLayout.JAVA_LONG, (size, value) -> CLApi.clGetMemObjectInfo(mem, param, size, value, (long[]) null));
     }
 
     private static int memInfoInt(ClMem mem, int param) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment value = arena.allocate(ValueLayout.JAVA_INT);
-            CLApi.clGetMemObjectInfo(mem, param, value.byteSize(), value, (long[]) null);
-            return value.get(ValueLayout.JAVA_INT, 0);
-        }
+        return (int) query(ValueLayout.JAVA_INT, (size, value) -> CLApi.clGetMemObjectInfo(mem, param, size, value, (long[]) null));
     }
 
     private static int eventInfoInt(ClEvent event, int param) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment value = arena.allocate(ValueLayout.JAVA_INT);
-            CLApi.clGetEventInfo(event, param, value.byteSize(), value, (long[]) null);
-            return value.get(ValueLayout.JAVA_INT, 0);
-        }
+        return (int) query(ValueLayout.JAVA_INT, (size, value) -> CLApi.clGetEventInfo(event, param, size, value, (long[]) null));
     }
 
     private static long profile(ClEvent event, int param) {
+        return query(ValueLayout.JAVA_LONG, (size, value) -> CLApi.clGetEventProfilingInfo(event, param, size, value, (long[]) null));
+    }
+
+    /** One clGet*Info call that writes a 4- or 8-byte value: what it wrote. */
+    private interface InfoCall {
+        void into(long size, MemorySegment value);
+    }
+
+    private static long query(ValueLayout layout, InfoCall call) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment value = arena.allocate(ValueLayout.JAVA_LONG);
-            CLApi.clGetEventProfilingInfo(event, param, value.byteSize(), value, (long[]) null);
-            return value.get(ValueLayout.JAVA_LONG, 0);
+            MemorySegment value = arena.allocate(layout);
+            call.into(value.byteSize(), value);
+            return layout.byteSize() == Long.BYTES ? value.get(ValueLayout.JAVA_LONG, 0) : value.get(ValueLayout.JAVA_INT, 0);
         }
     }
 }
