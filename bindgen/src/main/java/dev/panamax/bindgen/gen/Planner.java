@@ -516,7 +516,10 @@ public final class Planner {
         }
         if (p.expression() != null) {
             String elementBytes = elementBytes(resolved.get(i));
-            if (elementBytes == null || !(m[i] instanceof Mapping.Segment || m[i] instanceof Mapping.ScalarArray)) return null;
+            if (elementBytes == null || !(m[i] instanceof Mapping.Segment || m[i] instanceof Mapping.ScalarArray
+                    || m[i] instanceof Mapping.HandleArray || m[i] instanceof Mapping.StringArray)) {
+                return null;
+            }
             String count = p.expression().toJava(ref -> {
                 for (int l = 0; l < ps.size(); l++) {
                     if (!ps.get(l).name().equals(ref)) continue;

@@ -73,6 +73,26 @@ class PlannerTest {
     }
 
     @Test
+    void aLengthExpressionChecksArraysOfEveryKindAndKeepsTheCountsItReads() {
+        String yaml = "format: 1\nlibrary: t\npackage: org.example.t\n"
+                + "types:\n  obj: {handle: opaque, release: t_free}\n"
+                + "functions:\n  - {name: t_free, params: [[obj, o]]}\n"
+                + "  - name: t_f\n    params:\n      - [i32, n]\n"
+                + "      - {name: objs, type: obj*, length: 2 * n}\n"
+                + "      - {name: names, type: char**, length: n + 1}\n"
+                + "      - {name: xs, type: f32*, length: \"max(n, 4)\"}\n";
+        BindingPlan plan = Planner.plan(DeclarationsParser.parse(yaml, "t.yaml"));
+        TypedFunction f = plan.typedFunctions().stream().filter(t -> t.name().equals("t_f")).findFirst().orElseThrow();
+        assertEquals(new Mapping.Value(ScalarKind.I32), f.params().getFirst().mapping(), "n is read by the expressions, so it stays");
+        for (TypedFunction.TypedParam p : f.params().subList(1, 4)) {
+            assertNotNull(p.extent(), p.decl().name() + " is checked");
+            assertEquals("needed", p.extent().countName());
+        }
+        assertEquals("Math.max(0L, Math.multiplyExact(2L, n))", f.params().get(1).extent().count());
+        assertEquals("Math.max(0L, Math.max(n, 4L))", f.params().get(3).extent().count());
+    }
+
+    @Test
     void errcodesAreCheckedAndOwnedHandlesReturned() {
         TypedFunction create = typed("demo_create").getFirst();
         assertEquals(List.of(new Mapping.HandleValue("DemoRoot", false), new Mapping.StringIn(true),
