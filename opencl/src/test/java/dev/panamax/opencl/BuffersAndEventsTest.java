@@ -180,31 +180,18 @@ class BuffersAndEventsTest extends PoclTestBase {
     }
 
     private static long memInfoLong(ClMem mem, int param) {
-        return query(ValueLayout.JAVA_LONG, (size, value) -> CLApi.clGetMemObjectInfo(mem, param, size, value, (long[]) null));
+        return Info.scalar(ValueLayout.JAVA_LONG, (size, value, ret) -> CLApi.clGetMemObjectInfo(mem, param, size, value, ret));
     }
 
     private static int memInfoInt(ClMem mem, int param) {
-        return (int) query(ValueLayout.JAVA_INT, (size, value) -> CLApi.clGetMemObjectInfo(mem, param, size, value, (long[]) null));
+        return (int) Info.scalar(ValueLayout.JAVA_INT, (size, value, ret) -> CLApi.clGetMemObjectInfo(mem, param, size, value, ret));
     }
 
     private static int eventInfoInt(ClEvent event, int param) {
-        return (int) query(ValueLayout.JAVA_INT, (size, value) -> CLApi.clGetEventInfo(event, param, size, value, (long[]) null));
+        return (int) Info.scalar(ValueLayout.JAVA_INT, (size, value, ret) -> CLApi.clGetEventInfo(event, param, size, value, ret));
     }
 
     private static long profile(ClEvent event, int param) {
-        return query(ValueLayout.JAVA_LONG, (size, value) -> CLApi.clGetEventProfilingInfo(event, param, size, value, (long[]) null));
-    }
-
-    /** One clGet*Info call that writes a 4- or 8-byte value: what it wrote. */
-    private interface InfoCall {
-        void into(long size, MemorySegment value);
-    }
-
-    private static long query(ValueLayout layout, InfoCall call) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment value = arena.allocate(layout);
-            call.into(value.byteSize(), value);
-            return layout.byteSize() == Long.BYTES ? value.get(ValueLayout.JAVA_LONG, 0) : value.get(ValueLayout.JAVA_INT, 0);
-        }
+        return Info.scalar(ValueLayout.JAVA_LONG, (size, value, ret) -> CLApi.clGetEventProfilingInfo(event, param, size, value, ret));
     }
 }

@@ -1,0 +1,156 @@
+package dev.panamax.opencl;
+
+import dev.panamax.opencl.binding.CL;
+import dev.panamax.opencl.binding.CLApi;
+import dev.panamax.opencl.binding.ClContext;
+import dev.panamax.opencl.binding.ClDeviceId;
+import dev.panamax.opencl.binding.ClKernel;
+import dev.panamax.opencl.binding.ClMem;
+import dev.panamax.opencl.binding.ClProgram;
+import dev.panamax.opencl.binding.ClSampler;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Programs, kernels, samplers, rectangular copies and contexts by type against PoCL through the typed
+ * layer: separate compile and link, program and kernel queries, every kernel of a program at once,
+ * cloned kernels, argument names, work-group limits; every object made is released.
+ */
+class ProgramsAndKernelsTest extends PoclTestBase {
+    private static final String TWO_KERNELS = """
+            __kernel void twice(__global float *out, float x) { out[get_global_id(0)] = 2 * x; }
+            __kernel void square(__global float *out, int n) { out[get_global_id(0)] = (float) (n * n); }
+            """;
+
+    @Test
+    void aProgramCompiledAndLinkedApartListsAndMakesEachOfItsKernels() {
+        ClDeviceId[] devices = {device};
+        try (ClProgram compiled = CLApi.clCreateProgramWithSource(context, new String[] {TWO_KERNELS}, null)) {
+            CLApi.clCompileProgram(compiled, devices, "", null, null, null);
+            try (ClProgram linked = CLApi.clLinkProgram(context, devices, "", new ClProgram[] {compiled}, null)) {
+                assertEquals(2, programInfoLong(linked, CL.CL_PROGRAM_NUM_KERNELS));
+                assertEquals(Set.of("twice", "square"), Set.of(programInfoString(linked, CL.CL_PROGRAM_KERNEL_NAMES).split(";")));
+
+                int[] count = new int[1];
+                CLApi.clCreateKernelsInProgram(linked, null, count);
+                assertEquals(2, count[0]);
+                ClKernel[] kernels = new ClKernel[count[0]];
+                CLApi.clCreateKernelsInProgram(linked, kernels, (int[]) null);
+                try (ClKernel a = kernels[0]; ClKernel b = kernels[1]; ClKernel clone = CLApi.clCloneKernel(a)) {
+                    Set<String> names = new TreeSet<>();
+                    for (ClKernel k : kernels) {
+                        names.add(kernelInfoString(k, CL.CL_KERNEL_FUNCTION_NAME));
+                        assertEquals(2, (int) kernelInfoLong(k, CL.CL_KERNEL_NUM_ARGS, ValueLayout.JAVA_INT));
+                    }
+                    assertEquals(Set.of("square", "twice"), names);
+                    assertNotEquals(kernelInfoString(a, CL.CL_KERNEL_FUNCTION_NAME), kernelInfoString(b, CL.CL_KERNEL_FUNCTION_NAME));
+                    assertEquals(kernelInfoString(a, CL.CL_KERNEL_FUNCTION_NAME), kernelInfoString(clone, CL.CL_KERNEL_FUNCTION_NAME));
+                    try (Arena arena = Arena.ofConfined()) {
+                        MemorySegment size = arena.allocate(ValueLayout.JAVA_LONG);
+                        CLApi.clGetKernelWorkGroupInfo(a, device, CL.CL_KERNEL_WORK_GROUP_SIZE, size.byteSize(), size, (long[]) null);
+                        assertTrue(size.get(ValueLayout.JAVA_LONG, 0) >= 1);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void argumentNamesAreKnownWhenTheBuildKeepsThem() {
+        try (ClProgram program = OpenCl.buildProgram(context, device, TWO_KERNELS, "-cl-kernel-arg-info");
+             ClKernel square = CLApi.clCreateKernel(program, "square");
+             Arena arena = Arena.ofConfined()) {
+            long[] size = new long[1];
+            CLApi.clGetKernelArgInfo(square, 1, CL.CL_KERNEL_ARG_NAME, 0, null, size);
+            MemorySegment name = arena.allocate(size[0]);
+            CLApi.clGetKernelArgInfo(square, 1, CL.CL_KERNEL_ARG_NAME, name.byteSize(), name, (long[]) null);
+            assertEquals("n", name.getString(0));
+        }
+    }
+
+    @Test
+    void aRectangleCopiedBetweenBuffersLandsRowByRow() {
+        int width = 8;
+        int height = 4;
+        long rowBytes = width * (long) Float.BYTES;
+        long bytes = rowBytes * height;
+        try (Arena arena = Arena.ofConfined();
+             ClMem src = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, bytes, null);
+             ClMem dst = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, bytes, null)) {
+            MemorySegment host = arena.allocate(bytes);
+            for (int i = 0; i < width * height; i++) host.setAtIndex(ValueLayout.JAVA_FLOAT, i, i);
+            CLApi.clEnqueueWriteBufferRect(queue, src, CL.CL_TRUE, new long[] {0, 0, 0}, new long[] {0, 0, 0},
+                    new long[] {rowBytes, height, 1}, rowBytes, 0, rowBytes, 0, host, null, null);
+            CLApi.clEnqueueFillBuffer(queue, dst, arena.allocateFrom(ValueLayout.JAVA_FLOAT, -1f), Float.BYTES, 0, bytes, null, null);
+            // the 3 x 2 block at column 2, row 1 of src goes to column 4, row 2 of dst
+            CLApi.clEnqueueCopyBufferRect(queue, src, dst, new long[] {2 * Float.BYTES, 1, 0}, new long[] {4 * Float.BYTES, 2, 0},
+                    new long[] {3 * Float.BYTES, 2, 1}, rowBytes, 0, rowBytes, 0, null, null);
+            MemorySegment back = arena.allocate(bytes);
+            CLApi.clEnqueueReadBuffer(queue, dst, CL.CL_TRUE, 0, bytes, back, null, null);
+            for (int row = 0; row < height; row++) {
+                for (int col = 0; col < width; col++) {
+                    boolean inside = row >= 2 && row < 4 && col >= 4 && col < 7;
+                    float expected = inside ? (row - 1) * width + (col - 2) : -1f;
+                    assertEquals(expected, back.getAtIndex(ValueLayout.JAVA_FLOAT, row * width + col), "row " + row + " col " + col);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aContextByDeviceTypeAndANewReferenceToIt() {
+        try (ClContext byType = CLApi.clCreateContextFromType((long[]) null, CL.CL_DEVICE_TYPE_ALL, null)) {
+            assertTrue(contextInfoInt(byType, CL.CL_CONTEXT_NUM_DEVICES) >= 1);
+            try (ClContext second = byType.newReference()) {
+                assertEquals(2, contextInfoInt(second, CL.CL_CONTEXT_REFERENCE_COUNT));
+            }
+            assertEquals(1, contextInfoInt(byType, CL.CL_CONTEXT_REFERENCE_COUNT));
+        }
+    }
+
+    @Test
+    void aSamplerKeepsItsProperties() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment images = arena.allocate(ValueLayout.JAVA_INT);
+            CLApi.clGetDeviceInfo(device, CL.CL_DEVICE_IMAGE_SUPPORT, images.byteSize(), images, (long[]) null);
+            Assumptions.assumeTrue(images.get(ValueLayout.JAVA_INT, 0) != 0, "the device has no image support, so no samplers");
+            try (ClSampler sampler = CLApi.clCreateSamplerWithProperties(context, new long[] {
+                    CL.CL_SAMPLER_NORMALIZED_COORDS, CL.CL_FALSE, CL.CL_SAMPLER_ADDRESSING_MODE, CL.CL_ADDRESS_CLAMP,
+                    CL.CL_SAMPLER_FILTER_MODE, CL.CL_FILTER_NEAREST})) {
+                MemorySegment value = arena.allocate(ValueLayout.JAVA_INT);
+                CLApi.clGetSamplerInfo(sampler, CL.CL_SAMPLER_ADDRESSING_MODE, value.byteSize(), value, (long[]) null);
+                assertEquals(CL.CL_ADDRESS_CLAMP, value.get(ValueLayout.JAVA_INT, 0));
+                CLApi.clGetSamplerInfo(sampler, CL.CL_SAMPLER_FILTER_MODE, value.byteSize(), value, (long[]) null);
+                assertEquals(CL.CL_FILTER_NEAREST, value.get(ValueLayout.JAVA_INT, 0));
+            }
+        }
+    }
+
+    private static long programInfoLong(ClProgram program, int param) {
+        return Info.scalar(ValueLayout.JAVA_LONG, (size, value, ret) -> CLApi.clGetProgramInfo(program, param, size, value, ret));
+    }
+
+    private static String programInfoString(ClProgram program, int param) {
+        return Info.string((size, value, ret) -> CLApi.clGetProgramInfo(program, param, size, value, ret));
+    }
+
+    private static String kernelInfoString(ClKernel kernel, int param) {
+        return Info.string((size, value, ret) -> CLApi.clGetKernelInfo(kernel, param, size, value, ret));
+    }
+
+    private static long kernelInfoLong(ClKernel kernel, int param, ValueLayout.OfInt layout) {
+        return Info.scalar(layout, (size, value, ret) -> CLApi.clGetKernelInfo(kernel, param, size, value, ret));
+    }
+
+    private static int contextInfoInt(ClContext c, int param) {
+        return (int) Info.scalar(ValueLayout.JAVA_INT, (size, value, ret) -> CLApi.clGetContextInfo(c, param, size, value, ret));
+    }
+}
