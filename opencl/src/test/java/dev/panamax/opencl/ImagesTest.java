@@ -1,0 +1,97 @@
+package dev.panamax.opencl;
+
+import dev.panamax.opencl.binding.CL;
+import dev.panamax.opencl.binding.CLApi;
+import dev.panamax.opencl.binding.ClImageDesc;
+import dev.panamax.opencl.binding.ClImageFormat;
+import dev.panamax.opencl.binding.ClMem;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Images on PoCL through the typed layer: the supported formats as an array of format structs, a 2D
+ * image described by the image-description struct, written whole, read back in part, filled, copied
+ * into a buffer and queried: the two structs' layouts against the driver's.
+ */
+class ImagesTest extends PoclTestBase {
+    private static final int WIDTH = 8;
+    private static final int HEIGHT = 4;
+    private static final int CHANNELS = 4;
+
+    @BeforeAll
+    static void imagesSupported() {
+        long support = Info.scalar(ValueLayout.JAVA_INT,
+                (size, value, ret) -> CLApi.clGetDeviceInfo(device, CL.CL_DEVICE_IMAGE_SUPPORT, size, value, ret));
+        Assumptions.assumeTrue(support != 0, "the device has no image support");
+    }
+
+    @Test
+    void rgbaFloatIsAmongTheSupportedFormats() {
+        try (Arena arena = Arena.ofConfined()) {
+            int[] count = new int[1];
+            CLApi.clGetSupportedImageFormats(context, CL.CL_MEM_READ_WRITE, CL.CL_MEM_OBJECT_IMAGE2D, 0, null, count);
+            assertTrue(count[0] > 0);
+            MemorySegment formats = arena.allocate(ClImageFormat.LAYOUT, count[0]);
+            CLApi.clGetSupportedImageFormats(context, CL.CL_MEM_READ_WRITE, CL.CL_MEM_OBJECT_IMAGE2D, count[0], formats, (int[]) null);
+            boolean found = false;
+            for (int i = 0; i < count[0]; i++) {
+                ClImageFormat f = ClImageFormat.wrap(formats.asSlice(i * ClImageFormat.SIZE, ClImageFormat.SIZE));
+                found |= f.image_channel_order() == CL.CL_RGBA && f.image_channel_data_type() == CL.CL_FLOAT;
+            }
+            assertTrue(found, "CL_RGBA / CL_FLOAT among " + count[0] + " formats");
+        }
+    }
+
+    @Test
+    void aTwoDimensionalImageIsWrittenReadInPartFilledAndCopiedToABuffer() {
+        try (Arena arena = Arena.ofConfined()) {
+            ClImageFormat format = ClImageFormat.allocate(arena).image_channel_order(CL.CL_RGBA).image_channel_data_type(CL.CL_FLOAT);
+            ClImageDesc desc = ClImageDesc.allocate(arena).image_type(CL.CL_MEM_OBJECT_IMAGE2D).image_width(WIDTH).image_height(HEIGHT);
+            long pixelBytes = CHANNELS * (long) Float.BYTES;
+            try (ClMem image = CLApi.clCreateImage(context, CL.CL_MEM_READ_WRITE, format, desc, null);
+                 ClMem buffer = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, WIDTH * HEIGHT * pixelBytes, null)) {
+                assertEquals(WIDTH, imageInfo(image, CL.CL_IMAGE_WIDTH));
+                assertEquals(HEIGHT, imageInfo(image, CL.CL_IMAGE_HEIGHT));
+                assertEquals(pixelBytes, imageInfo(image, CL.CL_IMAGE_ELEMENT_SIZE));
+
+                MemorySegment pixels = arena.allocate(WIDTH * HEIGHT * pixelBytes);
+                for (int i = 0; i < WIDTH * HEIGHT * CHANNELS; i++) pixels.setAtIndex(ValueLayout.JAVA_FLOAT, i, i);
+                CLApi.clEnqueueWriteImage(queue, image, CL.CL_TRUE, new long[] {0, 0, 0}, new long[] {WIDTH, HEIGHT, 1}, 0, 0, pixels, null, null);
+
+                // 3 x 2 pixels from column 2, row 1
+                MemorySegment part = arena.allocate(3 * 2 * pixelBytes);
+                CLApi.clEnqueueReadImage(queue, image, CL.CL_TRUE, new long[] {2, 1, 0}, new long[] {3, 2, 1}, 0, 0, part, null, null);
+                for (int row = 0; row < 2; row++) {
+                    for (int col = 0; col < 3; col++) {
+                        for (int ch = 0; ch < CHANNELS; ch++) {
+                            float expected = (((row + 1) * WIDTH) + (col + 2)) * CHANNELS + ch;
+                            assertEquals(expected, part.getAtIndex(ValueLayout.JAVA_FLOAT, (row * 3 + col) * CHANNELS + ch));
+                        }
+                    }
+                }
+
+                MemorySegment color = arena.allocateFrom(ValueLayout.JAVA_FLOAT, 0.25f, 0.5f, 0.75f, 1f);
+                CLApi.clEnqueueFillImage(queue, image, color, new long[] {0, 0, 0}, new long[] {WIDTH, HEIGHT, 1}, null, null);
+                CLApi.clEnqueueCopyImageToBuffer(queue, image, buffer, new long[] {0, 0, 0}, new long[] {WIDTH, HEIGHT, 1}, 0, null, null);
+                MemorySegment back = arena.allocate(WIDTH * HEIGHT * pixelBytes);
+                CLApi.clEnqueueReadBuffer(queue, buffer, CL.CL_TRUE, 0, back.byteSize(), back, null, null);
+                for (int i = 0; i < WIDTH * HEIGHT; i++) {
+                    for (int ch = 0; ch < CHANNELS; ch++) {
+                        assertEquals(color.getAtIndex(ValueLayout.JAVA_FLOAT, ch), back.getAtIndex(ValueLayout.JAVA_FLOAT, i * CHANNELS + ch));
+                    }
+                }
+            }
+        }
+    }
+
+    private static long imageInfo(ClMem image, int param) {
+        return Info.scalar(ValueLayout.JAVA_LONG, (size, value, ret) -> CLApi.clGetImageInfo(image, param, size, value, ret));
+    }
+}
