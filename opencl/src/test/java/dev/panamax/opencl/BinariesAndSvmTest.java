@@ -1,0 +1,75 @@
+package dev.panamax.opencl;
+
+import dev.panamax.opencl.binding.CL;
+import dev.panamax.opencl.binding.CLApi;
+import dev.panamax.opencl.binding.ClDeviceId;
+import dev.panamax.opencl.binding.ClKernel;
+import dev.panamax.opencl.binding.ClMem;
+import dev.panamax.opencl.binding.ClProgram;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * A program taken out as the device's binary and made again from it, and shared virtual memory, on
+ * PoCL through the typed layer: pointer arrays in and out of the driver, and an allocation returned
+ * as a segment of its size.
+ */
+class BinariesAndSvmTest extends PoclTestBase {
+    private static final String SOURCE = "__kernel void twice(__global float *out, float x) { out[get_global_id(0)] = 2 * x; }";
+
+    @Test
+    void aProgramMadeFromItsOwnBinaryRunsTheSameKernel() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment binary;
+            try (ClProgram built = OpenCl.buildProgram(context, device, SOURCE, "")) {
+                long size = Info.scalar(ValueLayout.JAVA_LONG,
+                        (n, value, ret) -> CLApi.clGetProgramInfo(built, CL.CL_PROGRAM_BINARY_SIZES, n, value, ret));
+                assertTrue(size > 0);
+                binary = arena.allocate(size);
+                MemorySegment pointers = arena.allocateFrom(ValueLayout.ADDRESS, binary);
+                CLApi.clGetProgramInfo(built, CL.CL_PROGRAM_BINARIES, pointers.byteSize(), pointers, (long[]) null);
+            }
+            int[] status = new int[1];
+            try (ClProgram again = CLApi.clCreateProgramWithBinary(context, 1, new ClDeviceId[] {device},
+                    new long[] {binary.byteSize()}, arena.allocateFrom(ValueLayout.ADDRESS, binary), status)) {
+                assertEquals(CL.CL_SUCCESS, status[0]);
+                OpenCl.build(again, new ClDeviceId[] {device}, "");
+                try (ClKernel twice = CLApi.clCreateKernel(again, "twice");
+                     ClMem out = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, 4 * Float.BYTES, null)) {
+                    OpenCl.setArg(twice, 0, out);
+                    OpenCl.setArg(twice, 1, 21f);
+                    CLApi.clEnqueueNDRangeKernel(queue, twice, null, new long[] {4}, null, null, null);
+                    MemorySegment back = arena.allocate(4 * Float.BYTES);
+                    CLApi.clEnqueueReadBuffer(queue, out, CL.CL_TRUE, 0, back.byteSize(), back, null, null);
+                    for (float f : back.toArray(ValueLayout.JAVA_FLOAT)) assertEquals(42f, f);
+                }
+            }
+        }
+    }
+
+    @Test
+    void sharedVirtualMemoryComesBackSizedAndIsFilledAndMappedByTheQueue() {
+        long caps = Info.scalar(ValueLayout.JAVA_LONG,
+                (n, value, ret) -> CLApi.clGetDeviceInfo(device, CL.CL_DEVICE_SVM_CAPABILITIES, n, value, ret));
+        Assumptions.assumeTrue((caps & CL.CL_DEVICE_SVM_COARSE_GRAIN_BUFFER) != 0, "the device has no coarse-grained SVM");
+        long bytes = 1024;
+        MemorySegment svm = CLApi.clSVMAlloc(context, CL.CL_MEM_READ_WRITE, bytes, 0);
+        assertNotEquals(0, svm.address());
+        try (Arena arena = Arena.ofConfined()) {
+            assertEquals(bytes, svm.byteSize(), "the allocation as a segment of its size");
+            CLApi.clEnqueueSVMMemFill(queue, svm, arena.allocateFrom(ValueLayout.JAVA_FLOAT, 3f), Float.BYTES, bytes, null, null);
+            CLApi.clEnqueueSVMMap(queue, CL.CL_TRUE, CL.CL_MAP_READ, svm, bytes, null, null);
+            for (float f : svm.toArray(ValueLayout.JAVA_FLOAT)) assertEquals(3f, f);
+            CLApi.clEnqueueSVMUnmap(queue, svm, null, null);
+            CLApi.clFinish(queue);
+        } finally {
+            CLApi.clSVMFree(context, svm);
+        }
+    }
+}
