@@ -54,7 +54,7 @@ class BinariesAndSvmTest extends PoclTestBase {
     }
 
     @Test
-    void sharedVirtualMemoryComesBackSizedAndIsFilledAndMappedByTheQueue() {
+    void sharedVirtualMemoryComesBackSizedIsFilledAndMappedByTheQueueAndWrittenByAKernel() {
         long caps = Info.scalar(ValueLayout.JAVA_LONG,
                 (n, value, ret) -> CLApi.clGetDeviceInfo(device, CL.CL_DEVICE_SVM_CAPABILITIES, n, value, ret));
         Assumptions.assumeTrue((caps & CL.CL_DEVICE_SVM_COARSE_GRAIN_BUFFER) != 0, "the device has no coarse-grained SVM");
@@ -67,6 +67,17 @@ class BinariesAndSvmTest extends PoclTestBase {
             CLApi.clEnqueueSVMMap(queue, CL.CL_TRUE, CL.CL_MAP_READ, svm, bytes, null, null);
             for (float f : svm.toArray(ValueLayout.JAVA_FLOAT)) assertEquals(3f, f);
             CLApi.clEnqueueSVMUnmap(queue, svm, null, null);
+
+            // a kernel writes through the same pointer
+            try (ClProgram program = OpenCl.buildProgram(context, device, SOURCE, "");
+                 ClKernel twice = CLApi.clCreateKernel(program, "twice")) {
+                CLApi.clSetKernelArgSVMPointer(twice, 0, svm);
+                OpenCl.setArg(twice, 1, 21f);
+                CLApi.clEnqueueNDRangeKernel(queue, twice, null, new long[] {bytes / Float.BYTES}, null, null, null);
+                CLApi.clEnqueueSVMMap(queue, CL.CL_TRUE, CL.CL_MAP_READ, svm, bytes, null, null);
+                for (float f : svm.toArray(ValueLayout.JAVA_FLOAT)) assertEquals(42f, f);
+                CLApi.clEnqueueSVMUnmap(queue, svm, null, null);
+            }
             CLApi.clFinish(queue);
         } finally {
             CLApi.clSVMFree(context, svm);

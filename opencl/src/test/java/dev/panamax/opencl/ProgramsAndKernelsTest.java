@@ -117,6 +117,30 @@ class ProgramsAndKernelsTest extends PoclTestBase {
     }
 
     @Test
+    void aDeviceSplitEquallyGivesSubDevicesThatNameTheirParent() {
+        long maxSubDevices = Info.scalar(ValueLayout.JAVA_INT,
+                (size, value, ret) -> CLApi.clGetDeviceInfo(device, CL.CL_DEVICE_PARTITION_MAX_SUB_DEVICES, size, value, ret));
+        Assumptions.assumeTrue(maxSubDevices >= 2, "the device cannot be partitioned (max sub-devices " + maxSubDevices + ")");
+        long[] equally = {CL.CL_DEVICE_PARTITION_EQUALLY, 1};
+        int[] count = new int[1];
+        CLApi.clCreateSubDevices(device, equally, null, count);
+        assertTrue(count[0] >= 2, "sub-devices of one compute unit each: " + count[0]);
+        ClDeviceId[] parts = new ClDeviceId[count[0]];
+        CLApi.clCreateSubDevices(device, equally, parts, (int[]) null);
+        try {
+            for (ClDeviceId part : parts) {
+                assertTrue(part.isOwner(), "sub-devices are released by their handles");
+                assertEquals(device.address(), Info.scalar(ValueLayout.JAVA_LONG,
+                        (size, value, ret) -> CLApi.clGetDeviceInfo(part, CL.CL_DEVICE_PARENT_DEVICE, size, value, ret)));
+                assertEquals(1, Info.scalar(ValueLayout.JAVA_INT,
+                        (size, value, ret) -> CLApi.clGetDeviceInfo(part, CL.CL_DEVICE_MAX_COMPUTE_UNITS, size, value, ret)));
+            }
+        } finally {
+            for (ClDeviceId part : parts) part.close();
+        }
+    }
+
+    @Test
     void aSamplerKeepsItsProperties() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment images = arena.allocate(ValueLayout.JAVA_INT);
