@@ -2,6 +2,9 @@ package dev.panamax.opencl;
 
 import dev.panamax.opencl.binding.CL;
 import dev.panamax.opencl.binding.CLApi;
+import dev.panamax.opencl.binding.ClContext;
+import dev.panamax.opencl.binding.ClContextDestructorNotify;
+import dev.panamax.opencl.binding.ClDeviceId;
 import dev.panamax.opencl.binding.ClMem;
 import dev.panamax.opencl.binding.ClMemDestructorNotify;
 import org.junit.jupiter.api.Test;
@@ -12,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** clSetMemObjectDestructorCallback through the generated registry: called once, when the last reference goes. */
+/** Destructor callbacks through the generated registries: called once, when the object's last reference goes. */
 class DestructorCallbackTest extends PoclTestBase {
     @Test
     void aMemoryObjectsDestructorCallbackArrivesOnceWhenItsLastReferenceIsReleased() throws InterruptedException {
@@ -33,5 +36,23 @@ class DestructorCallbackTest extends PoclTestBase {
         assertTrue(called.await(30, TimeUnit.SECONDS), "no destructor callback within 30 s of the release");
         assertEquals(address, seen.get(), "the callback names the object it was set on");
         assertEquals(registeredBefore, ClMemDestructorNotify.registry().size(), "a calls: once registration is dropped after its call");
+    }
+
+    @Test
+    void aContextsDestructorCallbackArrivesOnceWhenItIsReleased() throws InterruptedException {
+        CountDownLatch called = new CountDownLatch(1);
+        AtomicLong seen = new AtomicLong();
+        int registeredBefore = ClContextDestructorNotify.registry().size();
+        long address;
+        try (ClContext own = CLApi.clCreateContext((long[]) null, new ClDeviceId[] {device}, null)) {
+            address = own.address();
+            CLApi.clSetContextDestructorCallback(own, c -> {
+                seen.set(c.address());
+                called.countDown();
+            });
+        }
+        assertTrue(called.await(30, TimeUnit.SECONDS), "no destructor callback within 30 s of the release");
+        assertEquals(address, seen.get());
+        assertEquals(registeredBefore, ClContextDestructorNotify.registry().size(), "a calls: once registration is dropped after its call");
     }
 }
