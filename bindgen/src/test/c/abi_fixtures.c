@@ -139,3 +139,10 @@ uint64_t fx_counter_add(uint64_t n) { counter += n; return counter; }
 uint64_t fx_counter_get(void) { return counter; }
 int32_t fx_apply(int32_t (*f)(int32_t), int32_t x) { return f(x) + 1; }
 void fx_sleep_us(uint32_t us) { usleep(us); }
+
+/* ---- a length expression */
+double fx_sum_strided(int64_t n, const double *x, int64_t stride) {
+    double sum = 0;
+    for (int64_t i = 0; i < n; i++) sum += x[i * stride];
+    return sum;
+}

@@ -62,6 +62,35 @@ public sealed interface LengthExpr {
         };
     }
 
+    /**
+     * The expression written out with single spaces and only the parentheses it needs:
+     * {@code "1 + (n - 1) * abs(incx)"}; parsing it gives the same expression.
+     */
+    default String text() {
+        return text(this, 0);
+    }
+
+    /** {@code e} as text inside an operator binding as tightly as {@code outer} (0 none, 1 {@code + -}, 2 {@code *}, 3 unary). */
+    private static String text(LengthExpr e, int outer) {
+        return switch (e) {
+            case Num n -> Long.toString(n.value());
+            case Ref r -> r.name();
+            case Neg n -> "-" + text(n.operand(), 3);
+            case Binary b -> {
+                int own = b.op() == '*' ? 2 : 1;
+                // left-associative: a right operand of the same strength keeps its parentheses (a - (b - c))
+                String body = text(b.left(), own) + " " + b.op() + " " + text(b.right(), own + 1);
+                yield own < outer ? "(" + body + ")" : body;
+            }
+            case Call c -> c.function() + "(" + String.join(", ", c.args().stream().map(a -> text(a, 0)).toList()) + ")";
+            case Choice c -> {
+                String body = text(c.left(), 1) + " " + c.comparison() + " " + text(c.right(), 1) + " ? "
+                        + text(c.then(), 1) + " : " + text(c.otherwise(), 1);
+                yield outer > 0 ? "(" + body + ")" : body;
+            }
+        };
+    }
+
     /** Whether {@code text} is an expression rather than a plain parameter name. */
     static boolean isExpression(String text) {
         return !text.matches("[A-Za-z_][A-Za-z0-9_]*");

@@ -520,7 +520,7 @@ public final class Planner {
                     || m[i] instanceof Mapping.HandleArray || m[i] instanceof Mapping.StringArray)) {
                 return null;
             }
-            String count = p.expression().toJava(ref -> {
+            java.util.function.Function<String, String> value = ref -> {
                 for (int l = 0; l < ps.size(); l++) {
                     if (!ps.get(l).name().equals(ref)) continue;
                     return switch (m[l]) {
@@ -529,9 +529,13 @@ public final class Planner {
                     };
                 }
                 throw new IllegalStateException("length expression of " + p.name() + " reads " + ref + ", no parameter");
-            });
+            };
+            String count = p.expression().toJava(value);
+            List<TypedFunction.Read> reads = p.expression().refs().stream()
+                    .map(ref -> new TypedFunction.Read(ref, value.apply(ref))).toList();
             // a computed length of zero or less asks for nothing
-            return new TypedFunction.Extent("Math.max(0L, " + count + ")", "needed", elementBytes);
+            return new TypedFunction.Extent("Math.max(0L, " + count + ")", "needed", elementBytes,
+                    new TypedFunction.Computed(p.expression().text(), reads));
         }
         if (p.length() == null) return null;
         if (!(m[i] instanceof Mapping.Segment || m[i] instanceof Mapping.ScalarArray || m[i] instanceof Mapping.HandleArray)) {

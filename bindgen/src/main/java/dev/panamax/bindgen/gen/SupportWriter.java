@@ -147,6 +147,12 @@ final class SupportWriter {
         s.close("}");
         s.close("}");
         s.line("");
+        s.doc("The error for a length expression whose exact value leaves 64 bits: {@code values} lists the parameters it read.");
+        s.open("static IllegalArgumentException lengthOverflow(String function, String parameter, String expression, String values) {");
+        s.line("return new IllegalArgumentException(\"length beyond 64 bits: function=\" + function + \" parameter=\" + parameter");
+        s.line("        + \" length=\" + expression + \" with\" + values + \"; expected values whose length fits in a long\");");
+        s.close("}");
+        s.line("");
         s.doc("Refuses an array shorter than the {@code count} elements C reads or writes through it.");
         s.open("static void enough(String function, String parameter, String countName, int length, long count) {");
         s.open("if (count < 0 || count > length) {");

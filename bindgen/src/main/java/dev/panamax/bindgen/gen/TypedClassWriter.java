@@ -148,13 +148,23 @@ final class TypedClassWriter {
             TypedFunction.Extent e = p.extent();
             if (e == null) continue;
             String names = JavaNames.literal(p.decl().name()) + ", " + JavaNames.literal(e.countName());
-            if (p.mapping() instanceof Mapping.Segment) {
-                s.line(n.support() + ".fits(" + fn + ", " + names + ", " + p.javaName() + ", " + e.count() + ", "
-                        + e.elementBytes() + ");");
-            } else {
-                s.line("if (" + p.javaName() + " != null) " + n.support() + ".enough(" + fn + ", " + names + ", "
-                        + p.javaName() + ".length, " + e.count() + ");");
+            String check = p.mapping() instanceof Mapping.Segment
+                    ? n.support() + ".fits(" + fn + ", " + names + ", " + p.javaName() + ", " + e.count() + ", " + e.elementBytes() + ");"
+                    : "if (" + p.javaName() + " != null) " + n.support() + ".enough(" + fn + ", " + names + ", "
+                            + p.javaName() + ".length, " + e.count() + ");";
+            if (e.computed() == null) {
+                s.line(check);
+                continue;
             }
+            // exact arithmetic: a count beyond 64 bits is the caller's bad input, said in the declaration's terms
+            s.open("try {");
+            s.line(check);
+            s.mid("} catch (ArithmeticException $$overflow) {");
+            List<String> values = e.computed().reads().stream()
+                    .map(r -> JavaNames.literal(" " + r.name() + "=") + " + " + r.java()).toList();
+            s.line("throw " + n.support() + ".lengthOverflow(" + fn + ", " + JavaNames.literal(p.decl().name()) + ", "
+                    + JavaNames.literal(e.computed().text()) + ", " + (values.isEmpty() ? "\"\"" : String.join(" + ", values)) + ");");
+            s.close("}");
         }
         // lengths taken from arrays
         for (TypedParam p : f.params()) {

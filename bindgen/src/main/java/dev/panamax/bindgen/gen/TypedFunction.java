@@ -54,8 +54,29 @@ public record TypedFunction(String name, Variant variant, String tier, List<Type
      * @param count        Java source of the element count as a {@code long} (a parameter, widened as its C type says)
      * @param countName    the C name of the parameter holding the count, for messages
      * @param elementBytes Java source of the bytes of one element
+     * @param computed     for a count computed by a length expression, the expression and the parameters it reads
+     *                     (its arithmetic is exact and may overflow); null for a count a parameter or number gives
      */
-    public record Extent(String count, String countName, String elementBytes) {}
+    public record Extent(String count, String countName, String elementBytes, Computed computed) {
+        public Extent(String count, String countName, String elementBytes) {
+            this(count, countName, elementBytes, null);
+        }
+    }
+
+    /**
+     * A length expression as the typed method's messages show it.
+     *
+     * @param text  the expression written out ({@code 1 + (n - 1) * abs(incx)})
+     * @param reads each parameter it reads: its C name and the Java source of its value as a {@code long}
+     */
+    public record Computed(String text, List<Read> reads) {
+        public Computed {
+            reads = List.copyOf(reads);
+        }
+    }
+
+    /** One parameter a length expression reads: its C name and the Java source of its value. */
+    public record Read(String name, String java) {}
 
     /** How a C parameter is fed from Java. */
     public sealed interface Mapping {
