@@ -1,5 +1,9 @@
 package dev.panamax.bench.opencl;
 
+import dev.panamax.opencl.OpenCl;
+import dev.panamax.opencl.binding.CL;
+import dev.panamax.opencl.binding.ClDeviceId;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -24,7 +28,8 @@ import java.util.function.Function;
  * <pre>java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
  *     -cp bench/target/panamax-bench.jar dev.panamax.bench.opencl.AlternatingDispatch ROUNDS BLOCK_MS [BINDINGS [FIGURES]]</pre>
  *
- * {@code -Dpanamax.alternation.seed=N} seeds the order of the blocks. Prints one line per block: {@code block <figure segment> <binding> <round> <µs per dispatch>}.
+ * {@code -Dpanamax.alternation.seed=N} seeds the order of the blocks. Prints the device's name
+ * ({@code device <CL_DEVICE_NAME>}), then one line per block: {@code block <figure segment> <binding> <round> <µs per dispatch>}.
  * {@code BINDINGS} is a comma-separated subset of {@code panamax,panamax.typed,raw,lwjgl,jocl} and of
  * the {@link #VARIANTS} (default: all), or a {@link #DELAY_PROBE}; {@code FIGURES} of {@code roundtrip,batched1000.perKernel,setArgs3} (default: all).
  */
@@ -76,6 +81,8 @@ public final class AlternatingDispatch {
         // one context, queue, kernel and buffer, made through raw FFM and driven by every binding
         RawDispatch owner = new RawDispatch();
         owner.setup();
+        // the device the objects live on, so that the caller can tell which PoCL driver ran
+        System.out.println("device " + deviceName());
         List<Binding> bindings = new ArrayList<>();
         bindings.add(new Binding("owner", Map.of(), owner::tearDown));
         try {
@@ -136,6 +143,12 @@ public final class AlternatingDispatch {
             }
         }
         System.out.flush();
+    }
+
+    /** CL_DEVICE_NAME of the first device of the first platform: the one {@link RawDispatch#setup} makes its objects on. */
+    private static String deviceName() {
+        ClDeviceId device = OpenCl.devices(OpenCl.platforms().getFirst(), TinyKernel.CL_DEVICE_TYPE_ALL).getFirst();
+        return OpenCl.deviceInfo(device, CL.CL_DEVICE_NAME);
     }
 
     /** Runs {@code call} {@code calls} times; the elapsed µs. */

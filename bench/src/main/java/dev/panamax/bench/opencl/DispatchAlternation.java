@@ -23,6 +23,12 @@ import java.util.concurrent.TimeUnit;
  * favour one of them. JMH's figures put each binding in its own forks, minutes apart; on a shared
  * host one binding's median moves by ±25% between forks, more than the bindings differ.
  *
+ * <p>All of it runs twice, once on each of PoCL's CPU drivers ({@link PoclDriver}): on the default
+ * {@code pthread} driver, where the figures keep the names below, and on the {@code basic} driver, which runs
+ * the kernels on the calling thread and so resolves what each binding adds per call; its figures carry
+ * {@code basic.} before the figure's segment ({@code panamax.dispatch.basic.roundtrip.paired.vs.fasterPeer}).
+ * {@code pocl.<driver>.ran} is 1, or 0 when the driver did not come up here (the reason goes to stderr).
+ *
  * <p>Figures, per dispatch figure {@code <f>} (roundtrip, batched1000.perKernel, setArgs3):
  * <ul>
  *   <li>{@code <binding>.dispatch.<f>.alternating.us}: median (min-max) of the blocks' µs per dispatch;</li>
@@ -51,25 +57,43 @@ public final class DispatchAlternation implements Measurement {
         int jvms = AlternatingDispatch.ALL.size() * (quick ? 1 : 2);
         int rounds = quick ? 30 : 60;
         double blockMillis = quick ? 15 : 20;
-        // figure -> binding -> per JVM, per round: µs per dispatch
-        Map<DispatchFigure, Map<String, List<double[]>>> blocks = new TreeMap<>();
-        for (int jvm = 0; jvm < jvms; jvm++) {
-            System.err.printf("panamax bench: alternating dispatch, JVM %d of %d (%d rounds, %.0f ms blocks, set up %s)%n",
-                    jvm + 1, jvms, rounds, blockMillis, setUpOrder(jvm));
-            for (var e : child(rounds, blockMillis, setUpOrder(jvm), jvm + 1).entrySet()) {
-                for (var b : e.getValue().entrySet()) {
-                    blocks.computeIfAbsent(e.getKey(), k -> new TreeMap<>())
-                            .computeIfAbsent(b.getKey(), k -> new ArrayList<>()).add(b.getValue());
-                }
-            }
-        }
         List<Result> out = new ArrayList<>();
-        for (var e : blocks.entrySet()) out.addAll(figures(e.getKey(), e.getValue()));
+        for (PoclDriver driver : PoclDriver.values()) {
+            // figure -> binding -> per JVM, per round: µs per dispatch
+            Map<DispatchFigure, Map<String, List<double[]>>> blocks = new TreeMap<>();
+            try {
+                for (int jvm = 0; jvm < jvms; jvm++) {
+                    System.err.printf("panamax bench: alternating dispatch on PoCL's %s driver, JVM %d of %d (%d rounds, %.0f ms blocks, set up %s)%n",
+                            driver.name, jvm + 1, jvms, rounds, blockMillis, setUpOrder(jvm));
+                    for (var e : child(rounds, blockMillis, setUpOrder(jvm), jvm + 1, driver).entrySet()) {
+                        for (var b : e.getValue().entrySet()) {
+                            blocks.computeIfAbsent(e.getKey(), k -> new TreeMap<>())
+                                    .computeIfAbsent(b.getKey(), k -> new ArrayList<>()).add(b.getValue());
+                        }
+                    }
+                }
+            } catch (DriverMissingException e) {
+                // the default driver is what the dispatch figures are defined on: without it there is nothing to report
+                if (driver == PoclDriver.PTHREAD) throw e;
+                System.err.println("panamax bench: no figures on PoCL's " + driver.name + " driver: " + e.getMessage());
+                out.add(Result.single("pocl." + driver.name + ".ran", "flag", 0));
+                continue;
+            }
+            out.add(Result.single("pocl." + driver.name + ".ran", "flag", 1));
+            for (var e : blocks.entrySet()) out.addAll(figures(e.getKey(), driver, e.getValue()));
+        }
         return out;
     }
 
+    /** A PoCL driver that did not come up in a child JVM: PoCL built without it, or another OpenCL platform listed first. */
+    static final class DriverMissingException extends IllegalStateException {
+        DriverMissingException(String message) {
+            super(message);
+        }
+    }
+
     /** The results of one figure from its blocks: binding -> per JVM, per round. */
-    static List<Result> figures(DispatchFigure figure, Map<String, List<double[]>> byBinding) {
+    static List<Result> figures(DispatchFigure figure, PoclDriver driver, Map<String, List<double[]>> byBinding) {
         List<Result> out = new ArrayList<>();
         Map<String, Double> medians = new LinkedHashMap<>();
         for (String binding : AlternatingDispatch.ALL) {
@@ -78,8 +102,8 @@ public final class DispatchAlternation implements Measurement {
             double[] all = pooled(perJvm);
             double median = Result.median(all);
             medians.put(binding, median);
-            out.add(new Result(alternatingName(figure, binding), "us", median, min(all), max(all),
-                    binding.equals("raw") ? "" : alternatingName(figure, "raw")));
+            out.add(new Result(alternatingName(figure, driver, binding), "us", median, min(all), max(all),
+                    binding.equals("raw") ? "" : alternatingName(figure, driver, "raw")));
         }
         String fasterPeer = PEERS.stream().filter(medians::containsKey)
                 .min((a, b) -> Double.compare(medians.get(a), medians.get(b))).orElse(null);
@@ -87,7 +111,7 @@ public final class DispatchAlternation implements Measurement {
         panamaxWays.addAll(AlternatingDispatch.VARIANTS);
         for (String panamax : panamaxWays) {
             if (!byBinding.containsKey(panamax)) continue;
-            String prefix = panamax + ".dispatch." + figure.segment + ".paired.vs.";
+            String prefix = panamax + ".dispatch." + driver.namePart + figure.segment + ".paired.vs.";
             for (String other : List.of("raw", "lwjgl", "jocl")) {
                 if (byBinding.containsKey(other)) out.add(paired(prefix + other, byBinding.get(panamax), byBinding.get(other)));
             }
@@ -101,15 +125,15 @@ public final class DispatchAlternation implements Measurement {
                 PairedInterval ci = PairedInterval.of(ratios(byBinding.get(panamax), byBinding.get(fasterPeer)),
                         0.95, PairedInterval.RESAMPLES, figure.segment.hashCode());
                 out.add(new Result(prefix + "fasterPeer.ci95", "x", r.median(), ci.low(), ci.high(), ""));
-                System.err.printf("panamax bench: %s: faster peer %s; %s paired %.3fx (JVMs %.3f-%.3f, 95%% interval %.3f-%.3f)%n",
-                        figure.segment, fasterPeer, panamax, r.median(), r.min(), r.max(), ci.low(), ci.high());
+                System.err.printf("panamax bench: %s%s: faster peer %s; %s paired %.3fx (JVMs %.3f-%.3f, 95%% interval %.3f-%.3f)%n",
+                        driver.namePart, figure.segment, fasterPeer, panamax, r.median(), r.min(), r.max(), ci.low(), ci.high());
             }
         }
         return out;
     }
 
-    static String alternatingName(DispatchFigure figure, String binding) {
-        return binding + ".dispatch." + figure.segment + ".alternating.us";
+    static String alternatingName(DispatchFigure figure, PoclDriver driver, String binding) {
+        return binding + ".dispatch." + driver.namePart + figure.segment + ".alternating.us";
     }
 
     /** a / b per round, per JVM. */
@@ -154,9 +178,12 @@ public final class DispatchAlternation implements Measurement {
         return order;
     }
 
-    /** Runs {@link AlternatingDispatch} in a fresh JVM: figure -> binding -> per round µs per dispatch. */
+    /**
+     * Runs {@link AlternatingDispatch} in a fresh JVM on PoCL's {@code driver}: figure -> binding -> per round µs per
+     * dispatch.
+     */
     private static Map<DispatchFigure, Map<String, double[]>> child(int rounds, double blockMillis, List<String> bindings,
-                                                                    long seed)
+                                                                    long seed, PoclDriver driver)
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
@@ -171,16 +198,32 @@ public final class DispatchAlternation implements Measurement {
         cmd.add(Integer.toString(rounds));
         cmd.add(Double.toString(blockMillis));
         cmd.add(String.join(",", bindings));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true);
+        builder.environment().put("POCL_DEVICES", driver.name);
+        Process p = builder.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(600, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new IllegalStateException("alternating dispatch JVM timed out after 600 s: " + tail(out));
         }
+        String device = device(out);
+        if (device == null || !driver.drives(device)) {
+            throw new DriverMissingException("POCL_DEVICES=" + driver.name + " expected a device named " + driver.name
+                    + "-..., got " + (device == null ? "no device (exit=" + p.exitValue() + ")" : "device=" + device)
+                    + "; output: " + tail(out));
+        }
         if (p.exitValue() != 0) {
             throw new IllegalStateException("alternating dispatch JVM failed: exit=" + p.exitValue() + " output: " + tail(out));
         }
         return parse(out, rounds);
+    }
+
+    /** The name on the {@code device <CL_DEVICE_NAME>} line of one child's output, or null when it has none. */
+    static String device(String output) {
+        for (String line : output.split("\n")) {
+            if (line.startsWith("device ")) return line.substring("device ".length()).trim();
+        }
+        return null;
     }
 
     /** Parses the {@code block <figure> <binding> <round> <µs>} lines of one child. */

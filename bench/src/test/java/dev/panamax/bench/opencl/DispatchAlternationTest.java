@@ -37,7 +37,7 @@ class DispatchAlternationTest {
                 "raw", List.of(new double[] {10, 10, 10}),
                 "lwjgl", List.of(new double[] {20, 20, 20}),
                 "jocl", List.of(new double[] {8, 9, 30}));
-        List<Result> results = DispatchAlternation.figures(DispatchFigure.ROUNDTRIP, blocks);
+        List<Result> results = DispatchAlternation.figures(DispatchFigure.ROUNDTRIP, PoclDriver.PTHREAD, blocks);
         Result vsFaster = results.stream().filter(r -> r.name().equals("panamax.dispatch.roundtrip.paired.vs.fasterPeer"))
                 .findFirst().orElseThrow();
         // JOCL's median (9) is below LWJGL's (20): Panamax / JOCL per round = 1.25, 1.11, 0.33
@@ -101,6 +101,32 @@ class DispatchAlternationTest {
             for (int jvm = 0; jvm < n; jvm++) seen.add(DispatchAlternation.setUpOrder(jvm).get(place));
             assertEquals(Set.copyOf(AlternatingDispatch.ALL), seen, "place " + place);
         }
+    }
+
+    @Test
+    void namesTheFiguresOfTheBasicDriverApartFromTheDefaultOnes() {
+        Map<String, List<double[]>> blocks = Map.of(
+                "panamax", List.of(new double[] {1, 1}),
+                "raw", List.of(new double[] {1, 1}),
+                "lwjgl", List.of(new double[] {2, 2}));
+        Set<String> basic = new HashSet<>();
+        for (Result r : DispatchAlternation.figures(DispatchFigure.BATCHED1000, PoclDriver.BASIC, blocks)) basic.add(r.name());
+        assertTrue(basic.contains("panamax.dispatch.basic.batched1000.perKernel.paired.vs.fasterPeer.ci95"), basic.toString());
+        assertTrue(basic.contains("lwjgl.dispatch.basic.batched1000.perKernel.alternating.us"), basic.toString());
+        assertTrue(basic.stream().allMatch(n -> n.contains(".dispatch.basic.")), basic.toString());
+        Set<String> pthread = new HashSet<>();
+        for (Result r : DispatchAlternation.figures(DispatchFigure.BATCHED1000, PoclDriver.PTHREAD, blocks)) pthread.add(r.name());
+        assertTrue(pthread.contains("panamax.dispatch.batched1000.perKernel.paired.vs.fasterPeer"), pthread.toString());
+        assertTrue(pthread.stream().noneMatch(basic::contains), pthread.toString());
+    }
+
+    @Test
+    void readsTheDeviceAChildRanOnAndTellsTheDriverByItsName() {
+        assertEquals("basic-haswell-AMD EPYC", DispatchAlternation.device("warning\ndevice basic-haswell-AMD EPYC\nblock x\n"));
+        assertEquals(null, DispatchAlternation.device("block roundtrip raw 0 1.0\n"));
+        assertTrue(PoclDriver.BASIC.drives("basic-haswell-AMD EPYC"));
+        assertTrue(PoclDriver.PTHREAD.drives("pthread-haswell-AMD EPYC"));
+        assertTrue(!PoclDriver.PTHREAD.drives("basic-haswell-AMD EPYC") && !PoclDriver.BASIC.drives("NVIDIA GeForce"));
     }
 
     @Test
