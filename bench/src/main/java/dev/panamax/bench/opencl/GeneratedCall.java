@@ -61,6 +61,24 @@ public class GeneratedCall {
         return CL.clGetPlatformIDs(1, platforms, count);
     }
 
+    /**
+     * A call of nine arguments, seven of them pointers: clEnqueueNDRangeKernel on a NULL queue, which the
+     * ICD loader refuses at once (CL_INVALID_COMMAND_QUEUE), so the figure is the crossing with the
+     * arguments of a real enqueue. Hand-written FFM.
+     */
+    @Benchmark
+    public int enqueueRefusedRaw() throws Throwable {
+        return (int) RawCl.clEnqueueNDRangeKernel.invokeExact(MemorySegment.NULL, MemorySegment.NULL, 1, MemorySegment.NULL,
+                count, MemorySegment.NULL, 0, MemorySegment.NULL, MemorySegment.NULL);
+    }
+
+    /** The same through the generated raw layer. */
+    @Benchmark
+    public int enqueueRefusedGenerated() {
+        return CL.clEnqueueNDRangeKernel(MemorySegment.NULL, MemorySegment.NULL, 1, MemorySegment.NULL,
+                count, MemorySegment.NULL, 0, MemorySegment.NULL, MemorySegment.NULL);
+    }
+
     @Benchmark
     @Figure(value = "panamax.typed.call.clGetPlatformIDs.ns", baseline = "raw.call.clGetPlatformIDs.ns")
     public int typed() {

@@ -6,10 +6,10 @@ package dev.panamax.core.call;
  * is staged, link at {@link Tier#CRITICAL_HEAP}, or copy the data to native memory.
  */
 public final class HeapMemoryException extends IllegalArgumentException {
-    HeapMemoryException(String symbol, int parameter, Tier tier, Object segment, Throwable cause) {
+    HeapMemoryException(String symbol, int parameter, Tier tier, Object segment) {
         super("heap memory passed where the tier cannot take it: symbol=" + symbol + " parameter=" + parameter
                 + " tier=" + tier + " segment=" + segment
                 + " (declare the parameter as a Java array to have it staged, link at tier=CRITICAL_HEAP"
-                + " to pass it in place, or copy it to native memory)", cause);
+                + " to pass it in place, or copy it to native memory)");
     }
 }
