@@ -151,3 +151,9 @@ JNIEXPORT void JNICALL Java_dev_panamax_bench_calls_JniCalls_upcallN(JNIEnv *env
     if (!callback) callback = (*env)->GetStaticMethodID(env, cls, "callback", "(J)V");
     for (jint i = 0; i < n; i++) (*env)->CallStaticVoidMethod(env, cls, callback, (jlong)i);
 }
+
+/* ------------------------------------------------------------------ a null OpenCL driver */
+
+/* Every entry of the null driver's dispatch table (bench/opencl NullDriver): whatever the OpenCL
+   function and its arguments, CL_SUCCESS and nothing else. */
+int32_t bench_cl_success(void) { return 0; }
