@@ -18,7 +18,8 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * Images on PoCL through the typed layer: the supported formats as an array of format structs, a 2D
  * image described by the image-description struct, written whole, read back in part, filled, copied
- * into a buffer and queried: the two structs' layouts against the driver's.
+ * into a buffer and queried: the two structs' layouts against the driver's; a 3D image copied in part
+ * into another and read through a map with the pitches the driver chose.
  */
 class ImagesTest extends PoclTestBase {
     private static final int WIDTH = 8;
@@ -86,6 +87,52 @@ class ImagesTest extends PoclTestBase {
                     for (int ch = 0; ch < CHANNELS; ch++) {
                         assertEquals(color.getAtIndex(ValueLayout.JAVA_FLOAT, ch), back.getAtIndex(ValueLayout.JAVA_FLOAT, i * CHANNELS + ch));
                     }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aThreeDimensionalImageIsCopiedInPartToAnotherAndReadThroughAMap() {
+        final int w = 4, h = 3, d = 2;
+        long pixelBytes = CHANNELS * (long) Float.BYTES;
+        try (Arena arena = Arena.ofConfined()) {
+            ClImageFormat format = ClImageFormat.allocate(arena).image_channel_order(CL.CL_RGBA).image_channel_data_type(CL.CL_FLOAT);
+            ClImageDesc desc = ClImageDesc.allocate(arena).image_type(CL.CL_MEM_OBJECT_IMAGE3D)
+                    .image_width(w).image_height(h).image_depth(d);
+            try (ClMem source = CLApi.clCreateImage(context, CL.CL_MEM_READ_WRITE, format, desc, null);
+                 ClMem target = CLApi.clCreateImage(context, CL.CL_MEM_READ_WRITE, format, desc, null)) {
+                assertEquals(d, imageInfo(source, CL.CL_IMAGE_DEPTH));
+                MemorySegment pixels = arena.allocate(w * h * d * pixelBytes);
+                for (int i = 0; i < w * h * d * CHANNELS; i++) pixels.setAtIndex(ValueLayout.JAVA_FLOAT, i, i);
+                CLApi.clEnqueueWriteImage(queue, source, CL.CL_TRUE, new long[] {0, 0, 0}, new long[] {w, h, d}, 0, 0, pixels, null, null);
+                CLApi.clEnqueueFillImage(queue, target, arena.allocateFrom(ValueLayout.JAVA_FLOAT, -1f, -1f, -1f, -1f),
+                        new long[] {0, 0, 0}, new long[] {w, h, d}, null, null);
+                // 2 x 2 x 1 pixels from (1, 1, 1) of the source to (2, 0, 0) of the target
+                CLApi.clEnqueueCopyImage(queue, source, target, new long[] {1, 1, 1}, new long[] {2, 0, 0}, new long[] {2, 2, 1}, null, null);
+
+                long[] rowPitch = new long[1];
+                long[] slicePitch = new long[1];
+                MemorySegment mapped = CLApi.clEnqueueMapImage(queue, target, CL.CL_TRUE, CL.CL_MAP_READ, new long[] {0, 0, 0},
+                        new long[] {w, h, d}, rowPitch, slicePitch, null, null);
+                try {
+                    assertTrue(rowPitch[0] >= w * pixelBytes, "row pitch " + rowPitch[0]);
+                    assertTrue(slicePitch[0] >= h * rowPitch[0], "slice pitch " + slicePitch[0]);
+                    MemorySegment view = mapped.reinterpret(d * slicePitch[0]);
+                    for (int z = 0; z < d; z++) {
+                        for (int y = 0; y < h; y++) {
+                            for (int x = 0; x < w; x++) {
+                                boolean copied = z == 0 && y < 2 && x >= 2;
+                                // the copied pixel came from (x - 2 + 1, y + 1, z + 1) of the source
+                                float expected = copied ? (((1 * h + (y + 1)) * w) + (x - 1)) * CHANNELS : -1f;
+                                long at = z * slicePitch[0] + y * rowPitch[0] + x * pixelBytes;
+                                assertEquals(expected, view.get(ValueLayout.JAVA_FLOAT, at), "pixel " + x + "," + y + "," + z);
+                            }
+                        }
+                    }
+                } finally {
+                    CLApi.clEnqueueUnmapMemObject(queue, target, mapped, null, null);
+                    CLApi.clFinish(queue);
                 }
             }
         }
