@@ -140,11 +140,13 @@ final class SupportWriter {
                 "{@code elementBytes} bytes. Null and NULL pass (nullability is checked apart), and so does any zero-length",
                 "native segment: an address from C, whose size is not known.");
         s.open("static void fits(String function, String parameter, String countName, MemorySegment segment, long count, long elementBytes) {");
-        s.line("if (segment == null || segment.byteSize() == 0 && segment.isNative()) return;");
-        s.open("if (count < 0 || count > segment.byteSize() / elementBytes) {");
+        s.line("if (segment == null) return;");
+        s.line("long size = segment.byteSize();");
+        s.line("// count * elementBytes <= size, without overflow; the division folds away where elementBytes is a constant");
+        s.line("if (count >= 0 && count <= Long.MAX_VALUE / elementBytes && count * elementBytes <= size) return;");
+        s.line("if (size == 0 && segment.isNative()) return;");
         s.line("throw new IllegalArgumentException(\"segment smaller than its length: function=\" + function + \" parameter=\" + parameter");
-        s.line("        + \" byteSize=\" + segment.byteSize() + \" \" + countName + \"=\" + count + \" elementBytes=\" + elementBytes);");
-        s.close("}");
+        s.line("        + \" byteSize=\" + size + \" \" + countName + \"=\" + count + \" elementBytes=\" + elementBytes);");
         s.close("}");
         s.line("");
         s.doc("The error for a length expression whose exact value leaves 64 bits: {@code values} lists the parameters it read.");
