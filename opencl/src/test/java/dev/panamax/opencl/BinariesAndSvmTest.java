@@ -12,13 +12,17 @@ import org.junit.jupiter.api.Test;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * A program taken out as the device's binary and made again from it, and shared virtual memory, on
- * PoCL through the typed layer: pointer arrays in and out of the driver, and an allocation returned
- * as a segment of its size.
+ * PoCL through the typed layer: pointer arrays in and out of the driver, an allocation returned as a
+ * segment of its size, copied out by the queue and freed by it through a callback.
  */
 class BinariesAndSvmTest extends PoclTestBase {
     private static final String SOURCE = "__kernel void twice(__global float *out, float x) { out[get_global_id(0)] = 2 * x; }";
@@ -82,5 +86,37 @@ class BinariesAndSvmTest extends PoclTestBase {
         } finally {
             CLApi.clSVMFree(context, svm);
         }
+    }
+
+    @Test
+    void sharedVirtualMemoryIsCopiedOutAndFreedByTheQueueThroughACallbackThatArrivesOnce() throws InterruptedException {
+        long caps = Info.scalar(ValueLayout.JAVA_LONG,
+                (n, value, ret) -> CLApi.clGetDeviceInfo(device, CL.CL_DEVICE_SVM_CAPABILITIES, n, value, ret));
+        Assumptions.assumeTrue((caps & CL.CL_DEVICE_SVM_COARSE_GRAIN_BUFFER) != 0, "the device has no coarse-grained SVM");
+        long bytes = 64;
+        MemorySegment svm = CLApi.clSVMAlloc(context, CL.CL_MEM_READ_WRITE, bytes, 0);
+        CountDownLatch freed = new CountDownLatch(1);
+        AtomicInteger calls = new AtomicInteger();
+        AtomicLong seen = new AtomicLong();
+        try (Arena arena = Arena.ofConfined()) {
+            CLApi.clEnqueueSVMMemFill(queue, svm, arena.allocateFrom(ValueLayout.JAVA_INT, 0x5eed), Integer.BYTES, bytes, null, null);
+            MemorySegment host = arena.allocate(bytes);
+            CLApi.clEnqueueSVMMemcpy(queue, CL.CL_TRUE, host, svm, bytes, null, null);
+            for (int v : host.toArray(ValueLayout.JAVA_INT)) assertEquals(0x5eed, v);
+
+            // with a callback the queue hands the pointers over instead of freeing them: the callback frees
+            CLApi.clEnqueueSVMFree(queue, 1, arena.allocateFrom(ValueLayout.ADDRESS, svm), (q, count, pointers) -> {
+                calls.incrementAndGet();
+                MemorySegment pointer = pointers.reinterpret(ValueLayout.ADDRESS.byteSize()).get(ValueLayout.ADDRESS, 0);
+                seen.set(pointer.address());
+                CLApi.clSVMFree(context, pointer);
+                freed.countDown();
+            }, null, null);
+            CLApi.clFinish(queue);
+        }
+        assertTrue(freed.await(10, TimeUnit.SECONDS), "the free callback arrived");
+        assertEquals(svm.address(), seen.get(), "with the pointer given");
+        Thread.sleep(50);
+        assertEquals(1, calls.get(), "once");
     }
 }
