@@ -18,7 +18,8 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * The buffer and event parts of the bound API against PoCL through the typed layer: sub-buffers,
  * copy, fill, map and unmap, markers and barriers, waiting on events, event and memory-object
- * queries, profiling times, flush, and native retain/release; every object made is released.
+ * queries, profiling times, flush, native retain/release, buffers made with a property list and
+ * migrated to the host and back, and the host timer; every object made is released.
  */
 class BuffersAndEventsTest extends PoclTestBase {
     private static final int FLOATS = 1024;
@@ -193,5 +194,41 @@ class BuffersAndEventsTest extends PoclTestBase {
 
     private static long profile(ClEvent event, int param) {
         return Info.scalar(ValueLayout.JAVA_LONG, (size, value, ret) -> CLApi.clGetEventProfilingInfo(event, param, size, value, ret));
+    }
+
+    @Test
+    void aBufferMadeWithAnEmptyPropertyListIsMigratedToTheHostAndBackWithItsContents() {
+        try (Arena arena = Arena.ofConfined();
+             ClMem buffer = CLApi.clCreateBufferWithProperties(context, new long[0], CL.CL_MEM_READ_WRITE, BYTES, null)) {
+            assertEquals(BYTES, memInfoLong(buffer, CL.CL_MEM_SIZE));
+            CLApi.clEnqueueFillBuffer(queue, buffer, arena.allocateFrom(ValueLayout.JAVA_FLOAT, 5f), Float.BYTES, 0, BYTES, null, null);
+            ClEvent[] toHost = new ClEvent[1];
+            CLApi.clEnqueueMigrateMemObjects(queue, new ClMem[] {buffer}, CL.CL_MIGRATE_MEM_OBJECT_HOST, null, toHost);
+            try (ClEvent migrated = toHost[0]) {
+                CLApi.clEnqueueMigrateMemObjects(queue, new ClMem[] {buffer}, 0, new ClEvent[] {migrated}, null);
+            }
+            MemorySegment back = arena.allocate(BYTES);
+            CLApi.clEnqueueReadBuffer(queue, buffer, CL.CL_TRUE, 0, BYTES, back, null, null);
+            for (float f : back.toArray(ValueLayout.JAVA_FLOAT)) assertEquals(5f, f);
+        }
+    }
+
+    @Test
+    void theHostTimerRunsForwardOrIsRefusedByName() {
+        long resolution = Info.scalar(ValueLayout.JAVA_LONG,
+                (n, value, ret) -> CLApi.clGetPlatformInfo(platform, CL.CL_PLATFORM_HOST_TIMER_RESOLUTION, n, value, ret));
+        if (resolution == 0) {
+            // the platform does not synchronise the timers: the call fails, named
+            CLException e = assertThrows(CLException.class, () -> CLApi.clGetHostTimer(device));
+            assertEquals(CL.CL_INVALID_OPERATION, e.code());
+            assertTrue(e.getMessage().contains("CL_INVALID_OPERATION") && e.getMessage().contains("clGetHostTimer"), e.getMessage());
+            return;
+        }
+        long first = CLApi.clGetHostTimer(device);
+        var both = CLApi.clGetDeviceAndHostTimer(device);
+        long last = CLApi.clGetHostTimer(device);
+        assertTrue(first > 0 && first <= both.host_timestamp() && both.host_timestamp() <= last,
+                first + " <= " + both.host_timestamp() + " <= " + last);
+        assertTrue(both.device_timestamp() > 0);
     }
 }
