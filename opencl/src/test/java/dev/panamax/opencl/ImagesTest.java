@@ -19,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.*;
  * Images on PoCL through the typed layer: the supported formats as an array of format structs, a 2D
  * image described by the image-description struct, written whole, read back in part, filled, copied
  * into a buffer and queried: the two structs' layouts against the driver's; a 3D image copied in part
- * into another and read through a map with the pitches the driver chose.
+ * into another and read through a map with the pitches the driver chose; a buffer copied into part
+ * of an image made with a property list.
  */
 class ImagesTest extends PoclTestBase {
     private static final int WIDTH = 8;
@@ -133,6 +134,38 @@ class ImagesTest extends PoclTestBase {
                 } finally {
                     CLApi.clEnqueueUnmapMemObject(queue, target, mapped, null, null);
                     CLApi.clFinish(queue);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aBufferIsCopiedIntoPartOfAnImageMadeWithAPropertyList() {
+        long pixelBytes = CHANNELS * (long) Float.BYTES;
+        try (Arena arena = Arena.ofConfined()) {
+            ClImageFormat format = ClImageFormat.allocate(arena).image_channel_order(CL.CL_RGBA).image_channel_data_type(CL.CL_FLOAT);
+            ClImageDesc desc = ClImageDesc.allocate(arena).image_type(CL.CL_MEM_OBJECT_IMAGE2D).image_width(WIDTH).image_height(HEIGHT);
+            try (ClMem image = CLApi.clCreateImageWithProperties(context, new long[0], CL.CL_MEM_READ_WRITE, format, desc, null);
+                 ClMem buffer = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, 2 * 2 * pixelBytes, null)) {
+                assertEquals(WIDTH, imageInfo(image, CL.CL_IMAGE_WIDTH));
+                CLApi.clEnqueueFillImage(queue, image, arena.allocateFrom(ValueLayout.JAVA_FLOAT, 0f, 0f, 0f, 0f),
+                        new long[] {0, 0, 0}, new long[] {WIDTH, HEIGHT, 1}, null, null);
+                MemorySegment block = arena.allocate(2 * 2 * pixelBytes);
+                for (int i = 0; i < 2 * 2 * CHANNELS; i++) block.setAtIndex(ValueLayout.JAVA_FLOAT, i, i + 1);
+                CLApi.clEnqueueWriteBuffer(queue, buffer, CL.CL_TRUE, 0, block.byteSize(), block, null, null);
+                // the buffer's 2 x 2 pixels to column 5, row 2
+                CLApi.clEnqueueCopyBufferToImage(queue, buffer, image, 0, new long[] {5, 2, 0}, new long[] {2, 2, 1}, null, null);
+                MemorySegment all = arena.allocate(WIDTH * HEIGHT * pixelBytes);
+                CLApi.clEnqueueReadImage(queue, image, CL.CL_TRUE, new long[] {0, 0, 0}, new long[] {WIDTH, HEIGHT, 1}, 0, 0, all, null, null);
+                for (int y = 0; y < HEIGHT; y++) {
+                    for (int x = 0; x < WIDTH; x++) {
+                        boolean copied = x >= 5 && x < 7 && y >= 2 && y < 4;
+                        for (int ch = 0; ch < CHANNELS; ch++) {
+                            float expected = copied ? ((y - 2) * 2 + (x - 5)) * CHANNELS + ch + 1 : 0f;
+                            assertEquals(expected, all.getAtIndex(ValueLayout.JAVA_FLOAT, (y * WIDTH + x) * CHANNELS + ch),
+                                    "pixel " + x + "," + y + " channel " + ch);
+                        }
+                    }
                 }
             }
         }
