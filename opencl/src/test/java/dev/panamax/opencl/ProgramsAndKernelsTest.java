@@ -22,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * Programs, kernels, samplers, rectangular copies and contexts by type against PoCL through the typed
  * layer: separate compile and link, program and kernel queries, every kernel of a program at once,
- * cloned kernels, argument names, work-group limits; every object made is released.
+ * cloned kernels, argument names, work-group limits, a build after the compiler was unloaded, and
+ * extension functions looked up by name; every object made is released.
  */
 class ProgramsAndKernelsTest extends PoclTestBase {
     private static final String TWO_KERNELS = """
@@ -176,5 +177,28 @@ class ProgramsAndKernelsTest extends PoclTestBase {
 
     private static int contextInfoInt(ClContext c, int param) {
         return (int) Info.scalar(ValueLayout.JAVA_INT, (size, value, ret) -> CLApi.clGetContextInfo(c, param, size, value, ret));
+    }
+
+    @Test
+    void aProgramBuildsAfterThePlatformUnloadedItsCompiler() {
+        CLApi.clUnloadPlatformCompiler(platform);
+        try (ClProgram program = OpenCl.buildProgram(context, device,
+                "__kernel void one(__global int *out) { out[get_global_id(0)] = 1; }", "");
+             ClKernel one = CLApi.clCreateKernel(program, "one");
+             ClMem out = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, 4 * Integer.BYTES, null);
+             Arena arena = Arena.ofConfined()) {
+            OpenCl.setArg(one, 0, out);
+            CLApi.clEnqueueNDRangeKernel(queue, one, null, new long[] {4}, null, null, null);
+            MemorySegment back = arena.allocate(4 * Integer.BYTES);
+            CLApi.clEnqueueReadBuffer(queue, out, CL.CL_TRUE, 0, back.byteSize(), back, null, null);
+            assertArrayEquals(new int[] {1, 1, 1, 1}, back.toArray(ValueLayout.JAVA_INT));
+        }
+    }
+
+    @Test
+    void anExtensionFunctionIsFoundByNameAndAnUnknownNameGivesNull() {
+        // every ICD platform exports cl_khr_icd's entry point
+        assertNotEquals(0, CLApi.clGetExtensionFunctionAddressForPlatform(platform, "clIcdGetPlatformIDsKHR").address());
+        assertEquals(0, CLApi.clGetExtensionFunctionAddressForPlatform(platform, "clNoSuchFunctionPMX").address());
     }
 }
