@@ -22,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * A program taken out as the device's binary and made again from it, and shared virtual memory, on
  * PoCL through the typed layer: pointer arrays in and out of the driver, an allocation returned as a
- * segment of its size, copied out by the queue and freed by it through a callback.
+ * segment of its size, copied out by the queue and freed by it through a callback, migrated, and
+ * followed by a kernel from a pointer stored in SVM once the kernel is told of it.
  */
 class BinariesAndSvmTest extends PoclTestBase {
     private static final String SOURCE = "__kernel void twice(__global float *out, float x) { out[get_global_id(0)] = 2 * x; }";
@@ -118,5 +119,51 @@ class BinariesAndSvmTest extends PoclTestBase {
         assertEquals(svm.address(), seen.get(), "with the pointer given");
         Thread.sleep(50);
         assertEquals(1, calls.get(), "once");
+    }
+
+    @Test
+    void aKernelFollowsAnSvmPointerStoredInSvmOnceTheKernelIsToldOfIt() {
+        long caps = Info.scalar(ValueLayout.JAVA_LONG,
+                (n, value, ret) -> CLApi.clGetDeviceInfo(device, CL.CL_DEVICE_SVM_CAPABILITIES, n, value, ret));
+        Assumptions.assumeTrue((caps & CL.CL_DEVICE_SVM_COARSE_GRAIN_BUFFER) != 0, "the device has no coarse-grained SVM");
+        final int count = 16;
+        long bytes = count * (long) Float.BYTES;
+        // the table holds the address of the data: the kernel reaches the data only through it
+        String follow = """
+                __kernel void follow(__global ulong *table, __global float *out) {
+                    __global float *data = (__global float *) table[0];
+                    out[get_global_id(0)] = data[get_global_id(0)] + 0.5f;
+                }""";
+        MemorySegment data = CLApi.clSVMAlloc(context, CL.CL_MEM_READ_WRITE, bytes, 0);
+        MemorySegment table = CLApi.clSVMAlloc(context, CL.CL_MEM_READ_WRITE, ValueLayout.ADDRESS.byteSize(), 0);
+        try (Arena arena = Arena.ofConfined();
+             ClProgram program = OpenCl.buildProgram(context, device, follow, "");
+             ClKernel kernel = CLApi.clCreateKernel(program, "follow");
+             ClMem out = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, bytes, null)) {
+            CLApi.clEnqueueSVMMap(queue, CL.CL_TRUE, CL.CL_MAP_WRITE, data, bytes, null, null);
+            for (int i = 0; i < count; i++) data.setAtIndex(ValueLayout.JAVA_FLOAT, i, i);
+            CLApi.clEnqueueSVMUnmap(queue, data, null, null);
+            CLApi.clEnqueueSVMMap(queue, CL.CL_TRUE, CL.CL_MAP_WRITE, table, table.byteSize(), null, null);
+            table.set(ValueLayout.ADDRESS, 0, data);
+            CLApi.clEnqueueSVMUnmap(queue, table, null, null);
+            // both allocations migrated to the device before the kernel runs
+            MemorySegment both = arena.allocate(ValueLayout.ADDRESS, 2);
+            both.setAtIndex(ValueLayout.ADDRESS, 0, data);
+            both.setAtIndex(ValueLayout.ADDRESS, 1, table);
+            CLApi.clEnqueueSVMMigrateMem(queue, 2, both, new long[] {bytes, table.byteSize()}, 0, null, null);
+
+            CLApi.clSetKernelArgSVMPointer(kernel, 0, table);
+            OpenCl.setArg(kernel, 1, out);
+            MemorySegment indirect = arena.allocateFrom(ValueLayout.ADDRESS, data);
+            CLApi.clSetKernelExecInfo(kernel, CL.CL_KERNEL_EXEC_INFO_SVM_PTRS, indirect.byteSize(), indirect);
+            CLApi.clEnqueueNDRangeKernel(queue, kernel, null, new long[] {count}, null, null, null);
+            MemorySegment back = arena.allocate(bytes);
+            CLApi.clEnqueueReadBuffer(queue, out, CL.CL_TRUE, 0, bytes, back, null, null);
+            for (int i = 0; i < count; i++) assertEquals(i + 0.5f, back.getAtIndex(ValueLayout.JAVA_FLOAT, i));
+        } finally {
+            CLApi.clFinish(queue);
+            CLApi.clSVMFree(context, table);
+            CLApi.clSVMFree(context, data);
+        }
     }
 }
