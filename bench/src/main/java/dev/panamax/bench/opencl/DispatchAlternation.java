@@ -59,19 +59,9 @@ public final class DispatchAlternation implements Measurement {
         double blockMillis = quick ? 15 : 20;
         List<Result> out = new ArrayList<>();
         for (PoclDriver driver : PoclDriver.values()) {
-            // figure -> binding -> per JVM, per round: µs per dispatch
-            Map<DispatchFigure, Map<String, List<double[]>>> blocks = new TreeMap<>();
+            Map<DispatchFigure, Map<String, List<double[]>>> blocks;
             try {
-                for (int jvm = 0; jvm < jvms; jvm++) {
-                    System.err.printf("panamax bench: alternating dispatch on PoCL's %s driver, JVM %d of %d (%d rounds, %.0f ms blocks, set up %s)%n",
-                            driver.name, jvm + 1, jvms, rounds, blockMillis, setUpOrder(jvm));
-                    for (var e : child(rounds, blockMillis, setUpOrder(jvm), jvm + 1, driver).entrySet()) {
-                        for (var b : e.getValue().entrySet()) {
-                            blocks.computeIfAbsent(e.getKey(), k -> new TreeMap<>())
-                                    .computeIfAbsent(b.getKey(), k -> new ArrayList<>()).add(b.getValue());
-                        }
-                    }
-                }
+                blocks = blocksOn(driver, jvms, rounds, blockMillis);
             } catch (DriverMissingException e) {
                 // the default driver is what the dispatch figures are defined on: without it there is nothing to report
                 if (driver == PoclDriver.PTHREAD) throw e;
@@ -83,6 +73,24 @@ public final class DispatchAlternation implements Measurement {
             for (var e : blocks.entrySet()) out.addAll(figures(e.getKey(), driver, e.getValue()));
         }
         return out;
+    }
+
+    /** Every JVM's blocks on {@code driver}: figure -> binding -> per JVM, per round µs per dispatch. */
+    private static Map<DispatchFigure, Map<String, List<double[]>>> blocksOn(PoclDriver driver, int jvms, int rounds,
+                                                                           double blockMillis)
+            throws IOException, InterruptedException {
+        Map<DispatchFigure, Map<String, List<double[]>>> blocks = new TreeMap<>();
+        for (int jvm = 0; jvm < jvms; jvm++) {
+            System.err.printf("panamax bench: alternating dispatch on PoCL's %s driver, JVM %d of %d (%d rounds, %.0f ms blocks, set up %s)%n",
+                    driver.name, jvm + 1, jvms, rounds, blockMillis, setUpOrder(jvm));
+            for (var e : child(rounds, blockMillis, setUpOrder(jvm), jvm + 1, driver).entrySet()) {
+                for (var b : e.getValue().entrySet()) {
+                    blocks.computeIfAbsent(e.getKey(), k -> new TreeMap<>())
+                            .computeIfAbsent(b.getKey(), k -> new ArrayList<>()).add(b.getValue());
+                }
+            }
+        }
+        return blocks;
     }
 
     /** A PoCL driver that did not come up in a child JVM: PoCL built without it, or another OpenCL platform listed first. */
