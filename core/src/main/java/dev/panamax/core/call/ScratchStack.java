@@ -6,6 +6,7 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -39,6 +40,12 @@ public final class ScratchStack {
     // the whole address space, for writes into memory this class has just handed out: its bounds and
     // scope are constants, so a write through it costs what the store costs
     private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+    // Arrays of up to this many elements are copied in with one store per element through a constant
+    // layout: for them MemorySegment.copy's checks cost more than the copy (~9 ns for one long), and a
+    // store through the caller's layout, when this method is not inlined into the caller, costs the
+    // layout's var handle lookup (~25 ns). Longer arrays and foreign byte orders take MemorySegment.copy.
+    private static final int STORE_LIMIT = 16;
+    private static final ByteOrder NATIVE_ORDER = ByteOrder.nativeOrder();
 
     private final Thread owner = Thread.currentThread();
     private final MemorySegment block;
@@ -163,8 +170,12 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfByte layout, byte... elements) {
             MemorySegment copy = allocate(layout, elements.length);
-            if (elements.length == 1) EVERYTHING.set(layout, copy.address(), elements[0]);
-            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
+            long at = copy.address();
+            if (elements.length <= STORE_LIMIT) {
+                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_BYTE, at + (long) i * Byte.BYTES, elements[i]);
+            } else {
+                MemorySegment.copy(elements, 0, EVERYTHING, layout, at, elements.length);
+            }
             return copy;
         }
 
@@ -172,7 +183,7 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfByte layout, byte value) {
             MemorySegment room = allocate(layout.byteSize(), layout.byteAlignment());
-            EVERYTHING.set(layout, room.address(), value);
+            EVERYTHING.set(ValueLayout.JAVA_BYTE, room.address(), value);
             return room;
         }
 
@@ -180,8 +191,12 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfShort layout, short... elements) {
             MemorySegment copy = allocate(layout, elements.length);
-            if (elements.length == 1) EVERYTHING.set(layout, copy.address(), elements[0]);
-            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
+            long at = copy.address();
+            if (elements.length <= STORE_LIMIT && layout.order() == NATIVE_ORDER) {
+                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_SHORT_UNALIGNED, at + (long) i * Short.BYTES, elements[i]);
+            } else {
+                MemorySegment.copy(elements, 0, EVERYTHING, layout, at, elements.length);
+            }
             return copy;
         }
 
@@ -189,7 +204,8 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfShort layout, short value) {
             MemorySegment room = allocate(layout.byteSize(), layout.byteAlignment());
-            EVERYTHING.set(layout, room.address(), value);
+            if (layout.order() == NATIVE_ORDER) EVERYTHING.set(ValueLayout.JAVA_SHORT_UNALIGNED, room.address(), value);
+            else EVERYTHING.set(layout, room.address(), value);
             return room;
         }
 
@@ -197,8 +213,12 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfChar layout, char... elements) {
             MemorySegment copy = allocate(layout, elements.length);
-            if (elements.length == 1) EVERYTHING.set(layout, copy.address(), elements[0]);
-            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
+            long at = copy.address();
+            if (elements.length <= STORE_LIMIT && layout.order() == NATIVE_ORDER) {
+                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_CHAR_UNALIGNED, at + (long) i * Character.BYTES, elements[i]);
+            } else {
+                MemorySegment.copy(elements, 0, EVERYTHING, layout, at, elements.length);
+            }
             return copy;
         }
 
@@ -206,7 +226,8 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfChar layout, char value) {
             MemorySegment room = allocate(layout.byteSize(), layout.byteAlignment());
-            EVERYTHING.set(layout, room.address(), value);
+            if (layout.order() == NATIVE_ORDER) EVERYTHING.set(ValueLayout.JAVA_CHAR_UNALIGNED, room.address(), value);
+            else EVERYTHING.set(layout, room.address(), value);
             return room;
         }
 
@@ -214,8 +235,12 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfInt layout, int... elements) {
             MemorySegment copy = allocate(layout, elements.length);
-            if (elements.length == 1) EVERYTHING.set(layout, copy.address(), elements[0]);
-            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
+            long at = copy.address();
+            if (elements.length <= STORE_LIMIT && layout.order() == NATIVE_ORDER) {
+                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_INT_UNALIGNED, at + (long) i * Integer.BYTES, elements[i]);
+            } else {
+                MemorySegment.copy(elements, 0, EVERYTHING, layout, at, elements.length);
+            }
             return copy;
         }
 
@@ -223,7 +248,8 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfInt layout, int value) {
             MemorySegment room = allocate(layout.byteSize(), layout.byteAlignment());
-            EVERYTHING.set(layout, room.address(), value);
+            if (layout.order() == NATIVE_ORDER) EVERYTHING.set(ValueLayout.JAVA_INT_UNALIGNED, room.address(), value);
+            else EVERYTHING.set(layout, room.address(), value);
             return room;
         }
 
@@ -231,8 +257,12 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfFloat layout, float... elements) {
             MemorySegment copy = allocate(layout, elements.length);
-            if (elements.length == 1) EVERYTHING.set(layout, copy.address(), elements[0]);
-            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
+            long at = copy.address();
+            if (elements.length <= STORE_LIMIT && layout.order() == NATIVE_ORDER) {
+                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_FLOAT_UNALIGNED, at + (long) i * Float.BYTES, elements[i]);
+            } else {
+                MemorySegment.copy(elements, 0, EVERYTHING, layout, at, elements.length);
+            }
             return copy;
         }
 
@@ -240,7 +270,8 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfFloat layout, float value) {
             MemorySegment room = allocate(layout.byteSize(), layout.byteAlignment());
-            EVERYTHING.set(layout, room.address(), value);
+            if (layout.order() == NATIVE_ORDER) EVERYTHING.set(ValueLayout.JAVA_FLOAT_UNALIGNED, room.address(), value);
+            else EVERYTHING.set(layout, room.address(), value);
             return room;
         }
 
@@ -248,8 +279,12 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfLong layout, long... elements) {
             MemorySegment copy = allocate(layout, elements.length);
-            if (elements.length == 1) EVERYTHING.set(layout, copy.address(), elements[0]);
-            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
+            long at = copy.address();
+            if (elements.length <= STORE_LIMIT && layout.order() == NATIVE_ORDER) {
+                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_LONG_UNALIGNED, at + (long) i * Long.BYTES, elements[i]);
+            } else {
+                MemorySegment.copy(elements, 0, EVERYTHING, layout, at, elements.length);
+            }
             return copy;
         }
 
@@ -257,7 +292,8 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfLong layout, long value) {
             MemorySegment room = allocate(layout.byteSize(), layout.byteAlignment());
-            EVERYTHING.set(layout, room.address(), value);
+            if (layout.order() == NATIVE_ORDER) EVERYTHING.set(ValueLayout.JAVA_LONG_UNALIGNED, room.address(), value);
+            else EVERYTHING.set(layout, room.address(), value);
             return room;
         }
 
@@ -265,8 +301,12 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfDouble layout, double... elements) {
             MemorySegment copy = allocate(layout, elements.length);
-            if (elements.length == 1) EVERYTHING.set(layout, copy.address(), elements[0]);
-            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
+            long at = copy.address();
+            if (elements.length <= STORE_LIMIT && layout.order() == NATIVE_ORDER) {
+                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, at + (long) i * Double.BYTES, elements[i]);
+            } else {
+                MemorySegment.copy(elements, 0, EVERYTHING, layout, at, elements.length);
+            }
             return copy;
         }
 
@@ -274,7 +314,8 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfDouble layout, double value) {
             MemorySegment room = allocate(layout.byteSize(), layout.byteAlignment());
-            EVERYTHING.set(layout, room.address(), value);
+            if (layout.order() == NATIVE_ORDER) EVERYTHING.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, room.address(), value);
+            else EVERYTHING.set(layout, room.address(), value);
             return room;
         }
 
@@ -282,7 +323,8 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(AddressLayout layout, MemorySegment value) {
             MemorySegment room = allocate(layout.byteSize(), layout.byteAlignment());
-            EVERYTHING.set(layout, room.address(), value);
+            if (layout.order() == NATIVE_ORDER) EVERYTHING.set(ValueLayout.ADDRESS_UNALIGNED, room.address(), value);
+            else EVERYTHING.set(layout, room.address(), value);
             return room;
         }
 
