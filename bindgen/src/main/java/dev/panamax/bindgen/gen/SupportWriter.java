@@ -29,6 +29,11 @@ final class SupportWriter {
         s.line("return h == null ? MemorySegment.NULL : h.pointer();");
         s.close("}");
         s.line("");
+        s.doc("The handle's address, 0 for null; fails if the handle was released.");
+        s.open("static long addressOf(NativeHandle h) {");
+        s.line("return h == null ? 0L : h.address();");
+        s.close("}");
+        s.line("");
         s.doc("The NUL-terminated UTF-8 string at {@code p}, null for NULL.");
         s.open("static String string(MemorySegment p) {");
         s.line("return p.address() == 0 ? null : p.reinterpret(Long.MAX_VALUE).getString(0);");

@@ -21,7 +21,9 @@ import java.util.stream.Collectors;
  * The typed layer: one static method per function variant, taking handles, Java arrays, strings,
  * struct classes and handlers; returning handles (owned or borrowed as declared), values and
  * out-parameters; turning statuses and errcodes into the library's exception. Every method calls
- * the raw layer; temporaries live in a {@code ScratchStack} frame for the duration of the call.
+ * the raw layer, or, when it passes pointers of its own (handles, scratch memory), the by-address
+ * downcall ({@link ByAddressClassWriter}); temporaries live in a {@code ScratchStack} frame for the
+ * duration of the call.
  */
 final class TypedClassWriter {
     private TypedClassWriter() {}
@@ -201,11 +203,16 @@ final class TypedClassWriter {
             s.open("try {");
         }
 
-        // the call
+        // the call: pointers of the method's own as addresses, through the by-address downcall, when there are any
+        List<Boolean> addresses = ByAddressClassWriter.addresses(f, raw);
         List<String> args = new ArrayList<>();
         if (raw.returnsGroup()) args.add("Arena.ofAuto()");
-        for (TypedParam p : f.params()) args.add(argument(plan, p));
-        String call = n.raw() + "." + f.name() + "(" + String.join(", ", args) + ")";
+        for (int i = 0; i < f.params().size(); i++) {
+            TypedParam p = f.params().get(i);
+            args.add(addresses.get(i) ? address(plan, p) : argument(plan, p));
+        }
+        String target = addresses.contains(true) ? n.byAddress() : n.raw();
+        String call = target + "." + f.name() + "(" + String.join(", ", args) + ")";
         String declare = registrations.isEmpty() ? raw.returnCarrier() + " " : "";
         s.line(hasValue ? declare + "$$result = " + call + ";" : call + ";");
         for (TypedParam p : f.params()) {
@@ -335,6 +342,18 @@ final class TypedClassWriter {
             }
             case Mapping.Segment sg -> sg.nullable() ? j + " == null ? MemorySegment.NULL : " + j : j;
             default -> "$" + j;
+        };
+    }
+
+    /** The argument for a parameter passed as an address ({@link ByAddressClassWriter#addresses}): a {@code long}. */
+    private static String address(BindingPlan plan, TypedParam p) {
+        String j = p.javaName();
+        return switch (p.mapping()) {
+            case Mapping.HandleValue h -> plan.names().support() + ".addressOf(" + j + ")";
+            case Mapping.CallbackValue cb -> "$" + j + " == 0 ? 0L : " + cb.callbackClass() + ".registry().stub().address()";
+            case Mapping.UserData ud -> "(long) $" + ud.callbackParam();
+            // scratch memory staged above (NULL for a null argument)
+            default -> "$" + j + ".address()";
         };
     }
 

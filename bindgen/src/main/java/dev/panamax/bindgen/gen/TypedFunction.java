@@ -28,6 +28,41 @@ public record TypedFunction(String name, Variant variant, String tier, List<Type
     /** Which pointer parameters are Java arrays. */
     public enum Variant { ONLY, ARRAYS, SEGMENTS }
 
+    /**
+     * Whether the typed method passes {@code p} to C as a 64-bit address ({@code long}) rather than as a
+     * {@link java.lang.foreign.MemorySegment}: so it does for every pointer it makes or owns itself. Scratch
+     * memory of its own frame (staged arrays, strings, handle arrays, out-parameters) lives until the
+     * method returns; a handle's address is kept valid by the fence after the call; a registered
+     * callback's stub and user data are global. The linker's per-argument work for a segment (its
+     * session kept alive for the call, its address read) then has nothing to guard. What the caller
+     * hands in as memory (a {@code MemorySegment}, a struct, an array passed in place at
+     * {@code critical_heap}) stays a segment, so the linker still keeps it alive for the call and
+     * refuses memory that is gone.
+     */
+    public boolean byAddress(TypedParam p) {
+        return switch (p.mapping()) {
+            case Mapping.HandleValue h -> true;
+            case Mapping.CallbackValue cb -> true;
+            case Mapping.UserData ud -> ud.carrier().equals("MemorySegment");
+            case Mapping.StringIn si -> true;
+            case Mapping.StringArray sa -> true;
+            case Mapping.HandleArray ha -> true;
+            case Mapping.Errcode e -> true;
+            case Mapping.ReturnedOut r -> true;
+            case Mapping.ScalarArray a -> !heapInPlace() || a.terminated();
+            case Mapping.Value v -> false;
+            case Mapping.DerivedLength dl -> false;
+            case Mapping.StructValue sv -> false;
+            case Mapping.StructPointer sp -> false;
+            case Mapping.Segment sg -> false;
+        };
+    }
+
+    /** Whether any parameter is passed as an address: the method then calls the by-address downcall. */
+    public boolean callsByAddress() {
+        return params.stream().anyMatch(this::byAddress);
+    }
+
     /** Whether the raw handle passes heap memory in place (critical_heap): arrays then need no staging. */
     public boolean heapInPlace() {
         return tier.equals("CRITICAL_HEAP");

@@ -1,0 +1,139 @@
+package dev.panamax.bindgen.gen;
+
+import dev.panamax.bindgen.gen.BindingPlan.RawFunction;
+import dev.panamax.bindgen.gen.BindingPlan.RawParam;
+import dev.panamax.bindgen.gen.TypedFunction.TypedParam;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The downcalls the typed layer makes when it passes pointers of its own as addresses: one
+ * package-private static method per function and shape (which parameters are addresses), on the
+ * function's declared tier, linked on first use like the raw layer's. On the 64-bit ABIs Panamax runs
+ * on a pointer argument travels exactly as a 64-bit integer does, so the same symbol is linked with
+ * {@code JAVA_LONG} in those positions; the class refuses to initialize where addresses are not 64
+ * bits wide. The raw layer is untouched: this class is not part of the contract.
+ */
+final class ByAddressClassWriter {
+    private ByAddressClassWriter() {}
+
+    /** One by-address downcall: the raw function and which of its parameters are addresses. */
+    record Shape(RawFunction raw, List<Boolean> addresses) {
+        Shape {
+            addresses = List.copyOf(addresses);
+        }
+
+        /** The handle field's name: the symbol and the positions passed as addresses. */
+        String field() {
+            StringBuilder b = new StringBuilder("$").append(raw.name());
+            for (int i = 0; i < addresses.size(); i++) if (addresses.get(i)) b.append('$').append(i);
+            return b.toString();
+        }
+    }
+
+    /**
+     * Which parameters of {@code f} go to C as addresses: those {@link TypedFunction#byAddress} names
+     * whose raw carrier is a pointer (not a struct by value, not an integer-typed handle).
+     */
+    static List<Boolean> addresses(TypedFunction f, RawFunction raw) {
+        List<Boolean> mask = new ArrayList<>();
+        for (int i = 0; i < f.params().size(); i++) {
+            RawParam rp = raw.params().get(i);
+            mask.add(f.byAddress(f.params().get(i)) && rp.carrier().equals("MemorySegment") && rp.layout().equals("ValueLayout.ADDRESS"));
+        }
+        return mask;
+    }
+
+    /** Whether the typed method for {@code f} calls through this class. */
+    static boolean calls(TypedFunction f, RawFunction raw) {
+        return addresses(f, raw).contains(true);
+    }
+
+    /** The shapes the typed layer needs, in the order of its methods, each once. */
+    static List<Shape> shapes(BindingPlan plan) {
+        Map<String, RawFunction> raw = plan.rawFunctions().stream().collect(Collectors.toMap(RawFunction::name, Function.identity()));
+        Map<String, Shape> shapes = new LinkedHashMap<>();
+        for (TypedFunction f : plan.typedFunctions()) {
+            RawFunction r = raw.get(f.name());
+            if (!calls(f, r)) continue;
+            Shape shape = new Shape(r, addresses(f, r));
+            shapes.putIfAbsent(shape.field(), shape);
+        }
+        return List.copyOf(shapes.values());
+    }
+
+    static String write(BindingPlan plan) {
+        BindingPlan.Names n = plan.names();
+        Source s = new Source(plan, List.of("dev.panamax.core.call.Tier", "java.lang.foreign.MemorySegment",
+                "java.lang.foreign.SegmentAllocator", "java.lang.foreign.ValueLayout", "java.lang.invoke.MethodHandle"));
+        s.doc("Downcalls of " + plan.library() + " for the typed layer {@link " + n.typed() + "}: the functions of {@link " + n.raw() + "}",
+                "with the pointers the typed layer makes itself (handles' addresses, its scratch memory) passed as 64-bit",
+                "addresses, so the linker does no per-segment work for them. Package-private; linked on first call.");
+        s.open("final class " + n.byAddress() + " {");
+        s.open("static {");
+        s.open("if (ValueLayout.ADDRESS.byteSize() != Long.BYTES) {");
+        s.line("throw new ExceptionInInitializerError(\"" + n.byAddress() + " passes pointers as 64-bit addresses; this platform's are \"");
+        s.line("        + ValueLayout.ADDRESS.byteSize() * 8 + \" bits wide\");");
+        s.close("}");
+        s.close("}");
+        s.line("");
+        List<Shape> shapes = shapes(plan);
+        for (Shape shape : shapes) {
+            RawFunction f = shape.raw();
+            StringBuilder b = new StringBuilder("private static final MethodHandle " + shape.field() + " = " + n.raw()
+                    + ".$$library.function(" + JavaNames.literal(f.name()) + ")");
+            if (f.returnLayout() != null) b.append(".returns(").append(f.returnLayout()).append(")");
+            if (!f.params().isEmpty()) {
+                List<String> layouts = new ArrayList<>();
+                for (int i = 0; i < f.params().size(); i++) {
+                    layouts.add(shape.addresses().get(i) ? "ValueLayout.JAVA_LONG" : f.params().get(i).layout());
+                }
+                b.append(".params(").append(String.join(", ", layouts)).append(")");
+            }
+            b.append(".tier(Tier.").append(f.tier()).append(").link();");
+            s.line(b.toString());
+        }
+        if (!shapes.isEmpty()) s.line("");
+        s.line("private " + n.byAddress() + "() {}");
+        for (Shape shape : shapes) method(s, shape);
+        s.line("");
+        s.open("private static RuntimeException $$rethrow(Throwable t) {");
+        s.line("if (t instanceof RuntimeException r) return r;");
+        s.line("if (t instanceof Error e) throw e;");
+        s.line("return new IllegalStateException(\"unexpected checked exception from a downcall: \" + t, t);");
+        s.close("}");
+        s.close("}");
+        return s.toString();
+    }
+
+    private static void method(Source s, Shape shape) {
+        RawFunction f = shape.raw();
+        List<String> params = new ArrayList<>();
+        List<String> args = new ArrayList<>();
+        if (f.returnsGroup()) {
+            params.add("SegmentAllocator $allocator");
+            args.add("$allocator");
+        }
+        for (int i = 0; i < f.params().size(); i++) {
+            RawParam p = f.params().get(i);
+            params.add((shape.addresses().get(i) ? "long" : p.carrier()) + " " + p.javaName());
+            args.add(p.javaName());
+        }
+        s.line("");
+        s.doc("{@code " + JavaNames.doc(f.cSignature()) + "}; tier " + f.tier().toLowerCase(Locale.ROOT) + "; the {@code long}s are addresses.");
+        s.open("static " + f.returnCarrier() + " " + f.name() + "(" + String.join(", ", params) + ") {");
+        s.open("try {");
+        String call = shape.field() + ".invokeExact(" + String.join(", ", args) + ");";
+        s.line(f.returnCarrier().equals("void") ? call : "return (" + f.returnCarrier() + ") " + call);
+        s.mid("} catch (Throwable $t) {");
+        s.line("throw $$rethrow($t);");
+        s.close("}");
+        s.close("}");
+    }
+}
