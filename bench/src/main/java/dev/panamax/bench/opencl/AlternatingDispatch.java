@@ -41,10 +41,10 @@ public final class AlternatingDispatch {
     /**
      * More ways through Panamax: the generated raw layer ({@code CL}, addresses and statuses as C has them,
      * checked by hand as the LWJGL and JOCL states do) on all three figures; for (a) the typed layer given the
-     * work size as a {@code MemorySegment} (nothing staged) and the enqueue and clFinish recorded once into a
+     * work size as a {@code long[]} (staged into scratch memory on every call) and the enqueue and clFinish recorded once into a
      * two-entry batch (one crossing per round trip); for (b) a batch of 100 enqueues replayed ten times.
      */
-    static final List<String> VARIANTS = List.of("panamax.rawLayer", "panamax.typedSegment", "panamax.batched", "panamax.chunked");
+    static final List<String> VARIANTS = List.of("panamax.rawLayer", "panamax.typedArray", "panamax.batched", "panamax.chunked");
     /**
      * A probe, not a way a user would call: {@code panamax.rawLayer.delay<NANOS>} is the generated raw layer on
      * (a) and (b) spinning {@code NANOS} ns before each enqueue, to measure what a little more caller work
@@ -168,7 +168,7 @@ public final class AlternatingDispatch {
             case "panamax.rawLayer" -> panamax(name, objects, p -> Map.of(
                     DispatchFigure.ROUNDTRIP, p::roundtripRawLayer, DispatchFigure.BATCHED1000, p::batched1000RawLayer,
                     DispatchFigure.SET_ARGS3, p::setArgs3RawLayer));
-            case "panamax.typedSegment" -> panamax(name, objects, p -> Map.of(DispatchFigure.ROUNDTRIP, p::roundtripTypedSegment));
+            case "panamax.typedArray" -> panamax(name, objects, p -> Map.of(DispatchFigure.ROUNDTRIP, p::roundtripTypedArray));
             case "panamax.chunked" -> panamax(name, objects, p -> Map.of(DispatchFigure.BATCHED1000, p::batched1000Chunked));
             case "panamax.batched" -> panamax(name, objects, p -> Map.of(DispatchFigure.ROUNDTRIP, p::roundtripBatched));
             case "raw" -> {

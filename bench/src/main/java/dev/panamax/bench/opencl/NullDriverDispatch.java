@@ -78,9 +78,9 @@ public class NullDriverDispatch {
     }
 
     @Benchmark
-    @Figure(value = "panamax.typedSegment.dispatch.nullDriver.roundtrip.ns", baseline = "raw.dispatch.nullDriver.roundtrip.ns")
-    public void panamaxTypedSegmentRoundtrip() {
-        panamax.roundtripTypedSegment();
+    @Figure(value = "panamax.typedArray.dispatch.nullDriver.roundtrip.ns", baseline = "raw.dispatch.nullDriver.roundtrip.ns")
+    public void panamaxTypedArrayRoundtrip() {
+        panamax.roundtripTypedArray();
     }
 
     @Benchmark

@@ -33,7 +33,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The OpenCL dispatch figures through Panamax's generated binding (panamax-opencl, from opencl.yaml):
- * the typed layer ({@link CLApi}: handle objects, checked statuses, Java arrays) for single calls,
+ * the typed layer ({@link CLApi}: handle objects, checked statuses) for single calls, given the work size
+ * as every peer is given it: in native memory made once and freed by the garbage collector (LWJGL's
+ * {@code BufferUtils.createPointerBuffer} is a direct buffer; here a segment of {@code Arena.ofAuto()}),
  * and, for the thousand-dispatch figures, the generated {@code Tier.BATCHED} recorders ({@link CLThunks})
  * recorded once into a {@link Batch} and replayed: 1,000 enqueues (and their argument setting) and the clFinish in one
  * crossing. Same kernel and steps as {@link RawDispatch}.
@@ -96,7 +98,8 @@ public class PanamaxDispatch {
         countArg = arena.allocateFrom(ValueLayout.JAVA_INT, TinyKernel.ELEMENTS);
         setArgs();
 
-        globalSize = arena.allocateFrom(ValueLayout.JAVA_LONG, TinyKernel.GLOBAL_SIZE);
+        // as LWJGL's work size is held: native memory the garbage collector frees (no session to acquire per call)
+        globalSize = Arena.ofAuto().allocateFrom(ValueLayout.JAVA_LONG, TinyKernel.GLOBAL_SIZE);
         enqueues = Batch.create(BatchMode.STANDARD, TinyKernel.BATCH + 1);
         for (int i = 0; i < TinyKernel.BATCH; i++) recordEnqueue(enqueues, globalSize);
         CLThunks.clFinish.record(enqueues, queue.handle());
@@ -143,7 +146,7 @@ public class PanamaxDispatch {
     }
 
     private void enqueue() {
-        CLApi.clEnqueueNDRangeKernel(queue, kernel, null, GLOBAL_SIZE, null, null, null);
+        CLApi.clEnqueueNDRangeKernel(queue, kernel, 1, null, globalSize, null, null, null);
     }
 
     /** (a) one tiny kernel, enqueued and waited for, through the typed layer. */
@@ -212,9 +215,14 @@ public class PanamaxDispatch {
         enqueueAndFinish.run();
     }
 
-    /** (a) through the typed layer's overload that takes the work size as a {@code MemorySegment} (no staging). */
-    public void roundtripTypedSegment() {
-        CLApi.clEnqueueNDRangeKernel(queue, kernel, 1, null, globalSize, null, null, null);
+    /**
+     * (a) through the typed layer's overload that takes the work size as a {@code long[]}: copied into scratch
+     * memory on every call, which no peer's figure does.
+     */
+    @Benchmark
+    @Figure(value = "panamax.typedArray.dispatch.roundtrip.us", baseline = "raw.dispatch.roundtrip.us")
+    public void roundtripTypedArray() {
+        CLApi.clEnqueueNDRangeKernel(queue, kernel, null, GLOBAL_SIZE, null, null, null);
         CLApi.clFinish(queue);
     }
 

@@ -96,7 +96,8 @@ public class RawDispatch {
     }
 
     private void prepareArguments() throws Throwable {
-        globalSize = arena.allocateFrom(JAVA_LONG, TinyKernel.GLOBAL_SIZE);
+        // as LWJGL's work size is held: native memory the garbage collector frees (no session to acquire per call)
+        globalSize = Arena.ofAuto().allocateFrom(JAVA_LONG, TinyKernel.GLOBAL_SIZE);
         bufferArg = arena.allocate(ADDRESS);
         bufferArg.set(ADDRESS, 0, buffer);
         addendArg = arena.allocateFrom(JAVA_FLOAT, TinyKernel.ADDEND);
