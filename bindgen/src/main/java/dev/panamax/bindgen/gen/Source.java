@@ -10,6 +10,23 @@ final class Source {
     private final StringBuilder text = new StringBuilder();
     private int indent;
 
+    /** A fragment: lines only, no header, package or imports, to be spliced into a file with {@link #append}. */
+    Source() {
+    }
+
+    /** Appends {@code fragment}'s lines at this source's indentation. */
+    Source append(Source fragment) {
+        String t = fragment.text.toString();
+        if (t.isEmpty()) return this;
+        for (String l : t.substring(0, t.length() - 1).split("\n", -1)) line(l);
+        return this;
+    }
+
+    /** Lines written so far (for a fragment: how many statements and braces it holds). */
+    int lines() {
+        return (int) text.chars().filter(c -> c == '\n').count();
+    }
+
     Source(BindingPlan plan, List<String> imports) {
         text.append(HEADER).append(plan.sourceName()).append('\n');
         text.append("package ").append(plan.names().javaPackage()).append(";\n\n");

@@ -130,43 +130,16 @@ final class TypedClassWriter {
         s.doc(doc(plan, f, raw).toArray(String[]::new));
         s.open("public static " + f.result().javaType() + " " + f.name() + "(" + String.join(", ", params) + ") {");
 
-        // arguments that must not be null, arrays that must hold an element
-        for (TypedParam p : f.params()) {
-            if (p.isJavaParameter() && !nullable(p.mapping()) || p.mapping() instanceof Mapping.StructValue) {
-                s.line(n.support() + ".notNull(" + p.javaName() + ", " + fn + ", " + JavaNames.literal(p.decl().name()) + ");");
-            }
-            int fixed = switch (p.mapping()) {
-                case Mapping.ScalarArray a -> a.fixed();
-                case Mapping.HandleArray h -> h.fixed();
-                default -> 0;
-            };
-            if (fixed > 0) {
-                s.line("if (" + p.javaName() + " != null) " + n.support() + ".atLeast(" + fn + ", "
-                        + JavaNames.literal(p.decl().name()) + ", " + p.javaName() + ".length, " + fixed + ");");
-            }
-        }
-        // memory behind a pointer against the length the caller gives for it
-        for (TypedParam p : f.params()) {
-            TypedFunction.Extent e = p.extent();
-            if (e == null) continue;
-            String names = JavaNames.literal(p.decl().name()) + ", " + JavaNames.literal(e.countName());
-            String check = p.mapping() instanceof Mapping.Segment
-                    ? n.support() + ".fits(" + fn + ", " + names + ", " + p.javaName() + ", " + e.count() + ", " + e.elementBytes() + ");"
-                    : "if (" + p.javaName() + " != null) " + n.support() + ".enough(" + fn + ", " + names + ", "
-                            + p.javaName() + ".length, " + e.count() + ");";
-            if (e.computed() == null) {
-                s.line(check);
-                continue;
-            }
-            // exact arithmetic: a count beyond 64 bits is the caller's bad input, said in the declaration's terms
-            s.open("try {");
-            s.line(check);
-            s.mid("} catch (ArithmeticException $$overflow) {");
-            List<String> values = e.computed().reads().stream()
-                    .map(r -> JavaNames.literal(" " + r.name() + "=") + " + " + r.java()).toList();
-            s.line("throw " + n.support() + ".lengthOverflow(" + fn + ", " + JavaNames.literal(p.decl().name()) + ", "
-                    + JavaNames.literal(e.computed().text()) + ", " + (values.isEmpty() ? "\"\"" : String.join(" + ", values)) + ");");
-            s.close("}");
+        // the argument checks: in a method of their own when there are several, so that the typed method stays
+        // small enough (bytecodes) for the JIT to inline into a hot caller, where constant arguments fold
+        Source checks = new Source();
+        checks(checks, plan, f);
+        boolean outlined = checks.lines() >= OUTLINE_CHECKS;
+        if (outlined) {
+            List<String> names = f.params().stream().filter(TypedParam::isJavaParameter).map(TypedParam::javaName).toList();
+            s.line("$$check$" + f.name() + "(" + String.join(", ", names) + ");");
+        } else {
+            s.append(checks);
         }
         // lengths taken from arrays
         for (TypedParam p : f.params()) {
@@ -246,6 +219,66 @@ final class TypedClassWriter {
         for (TypedParam p : f.params()) copyBack(s, plan, f, p);
         result(s, plan, f);
         if (frame) s.close("}");
+        s.close("}");
+        if (outlined) checkMethod(s, plan, f, params);
+    }
+
+    /** Statements of argument checks from which they move to a method of their own. */
+    private static final int OUTLINE_CHECKS = 2;
+
+    /**
+     * The checks before the call: arguments that must not be null, arrays that must hold an element, memory
+     * behind a pointer against the length the caller gives for it.
+     */
+    private static void checks(Source s, BindingPlan plan, TypedFunction f) {
+        BindingPlan.Names n = plan.names();
+        String fn = JavaNames.literal(f.name());
+        for (TypedParam p : f.params()) {
+            if (p.isJavaParameter() && !nullable(p.mapping()) || p.mapping() instanceof Mapping.StructValue) {
+                s.line(n.support() + ".notNull(" + p.javaName() + ", " + fn + ", " + JavaNames.literal(p.decl().name()) + ");");
+            }
+            int fixed = switch (p.mapping()) {
+                case Mapping.ScalarArray a -> a.fixed();
+                case Mapping.HandleArray h -> h.fixed();
+                default -> 0;
+            };
+            if (fixed > 0) {
+                s.line("if (" + p.javaName() + " != null) " + n.support() + ".atLeast(" + fn + ", "
+                        + JavaNames.literal(p.decl().name()) + ", " + p.javaName() + ".length, " + fixed + ");");
+            }
+        }
+        // memory behind a pointer against the length the caller gives for it
+        for (TypedParam p : f.params()) {
+            TypedFunction.Extent e = p.extent();
+            if (e == null) continue;
+            String names = JavaNames.literal(p.decl().name()) + ", " + JavaNames.literal(e.countName());
+            String check = p.mapping() instanceof Mapping.Segment
+                    ? n.support() + ".fits(" + fn + ", " + names + ", " + p.javaName() + ", " + e.count() + ", " + e.elementBytes() + ");"
+                    : "if (" + p.javaName() + " != null) " + n.support() + ".enough(" + fn + ", " + names + ", "
+                            + p.javaName() + ".length, " + e.count() + ");";
+            if (e.computed() == null) {
+                s.line(check);
+                continue;
+            }
+            // exact arithmetic: a count beyond 64 bits is the caller's bad input, said in the declaration's terms
+            s.open("try {");
+            s.line(check);
+            s.mid("} catch (ArithmeticException $$overflow) {");
+            List<String> values = e.computed().reads().stream()
+                    .map(r -> JavaNames.literal(" " + r.name() + "=") + " + " + r.java()).toList();
+            s.line("throw " + n.support() + ".lengthOverflow(" + fn + ", " + JavaNames.literal(p.decl().name()) + ", "
+                    + JavaNames.literal(e.computed().text()) + ", " + (values.isEmpty() ? "\"\"" : String.join(" + ", values)) + ");");
+            s.close("}");
+        }
+    }
+
+    /** The outlined checks of {@code f}: private, taking the typed method's parameters. */
+    private static void checkMethod(Source s, BindingPlan plan, TypedFunction f, List<String> params) {
+        Source checks = new Source();
+        checks(checks, plan, f);
+        s.line("");
+        s.open("private static void $$check$" + f.name() + "(" + String.join(", ", params) + ") {");
+        s.append(checks);
         s.close("}");
     }
 
