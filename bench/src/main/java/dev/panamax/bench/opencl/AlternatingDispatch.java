@@ -30,8 +30,8 @@ import java.util.function.Function;
  *
  * {@code -Dpanamax.alternation.seed=N} seeds the order of the blocks. Prints the device's name
  * ({@code device <CL_DEVICE_NAME>}), then one line per block: {@code block <figure segment> <binding> <round> <µs per dispatch>}.
- * {@code BINDINGS} is a comma-separated subset of {@code panamax,panamax.typed,raw,lwjgl,jocl} and of
- * the {@link #VARIANTS} (default: all), or a {@link #DELAY_PROBE}; {@code FIGURES} of {@code roundtrip,batched1000.perKernel,setArgs3} (default: all).
+ * {@code BINDINGS} is a comma-separated subset of {@code panamax,panamax.typed,raw,lwjgl,jocl}, of
+ * the {@link #VARIANTS} and the {@link #PEER_VARIANTS} (default: all), or a {@link #DELAY_PROBE}; {@code FIGURES} of {@code roundtrip,batched1000.perKernel,setArgs3} (default: all).
  */
 public final class AlternatingDispatch {
     /** System property with the seed of the per-round shuffle (default 1). */
@@ -46,13 +46,18 @@ public final class AlternatingDispatch {
      */
     static final List<String> VARIANTS = List.of("panamax.rawLayer", "panamax.typedArray", "panamax.batched", "panamax.chunked");
     /**
+     * Another way through a peer: {@code lwjgl.stack} is LWJGL on (a) with the work size written on its
+     * thread-local {@code MemoryStack} on every call, the counterpart of {@code panamax.typedArray}.
+     */
+    static final List<String> PEER_VARIANTS = List.of("lwjgl.stack");
+    /**
      * A probe, not a way a user would call: {@code panamax.rawLayer.delay<NANOS>} is the generated raw layer on
      * (a) and (b) spinning {@code NANOS} ns before each enqueue, to measure what a little more caller work
      * between calls costs on PoCL.
      */
     static final String DELAY_PROBE = "panamax.rawLayer.delay";
     /** Every binding and variant, in the order they are set up by default. */
-    static final List<String> ALL = java.util.stream.Stream.concat(BINDINGS.stream(), VARIANTS.stream()).toList();
+    static final List<String> ALL = java.util.stream.Stream.of(BINDINGS, VARIANTS, PEER_VARIANTS).flatMap(List::stream).toList();
 
     private AlternatingDispatch() {}
 
@@ -169,6 +174,11 @@ public final class AlternatingDispatch {
                     DispatchFigure.ROUNDTRIP, p::roundtripRawLayer, DispatchFigure.BATCHED1000, p::batched1000RawLayer,
                     DispatchFigure.SET_ARGS3, p::setArgs3RawLayer));
             case "panamax.typedArray" -> panamax(name, objects, p -> Map.of(DispatchFigure.ROUNDTRIP, p::roundtripTypedArray));
+            case "lwjgl.stack" -> {
+                LwjglDispatch l = new LwjglDispatch();
+                l.adopt(objects);
+                yield new Binding(name, new EnumMap<>(Map.of(DispatchFigure.ROUNDTRIP, (Call) l::roundtripStack)), l::tearDown);
+            }
             case "panamax.chunked" -> panamax(name, objects, p -> Map.of(DispatchFigure.BATCHED1000, p::batched1000Chunked));
             case "panamax.batched" -> panamax(name, objects, p -> Map.of(DispatchFigure.ROUNDTRIP, p::roundtripBatched));
             case "raw" -> {
@@ -189,7 +199,7 @@ public final class AlternatingDispatch {
             default -> {
                 if (!name.startsWith(DELAY_PROBE)) {
                     throw new IllegalArgumentException("unknown binding: name=" + name + " expected one of " + BINDINGS
-                            + " or " + VARIANTS + " or " + DELAY_PROBE + "NANOS");
+                            + " or " + VARIANTS + " or " + PEER_VARIANTS + " or " + DELAY_PROBE + "NANOS");
                 }
                 long nanos = delayNanos(name);
                 yield panamax(name, objects, p -> Map.of(DispatchFigure.ROUNDTRIP, () -> p.roundtripRawLayerDelayed(nanos),

@@ -40,10 +40,14 @@ import java.util.concurrent.TimeUnit;
  *   the share of JVMs whose paired median is at most 1 (rounds in one JVM share its draw; the JVM is the
  *   independent unit), and {@code ...fasterPeer.ci95}: the paired median with, as min-max, its 95%
  *   interval from a bootstrap over JVMs and their rounds ({@link PairedInterval}): an interval that
- *   holds 1.0 is a tie at this host's resolution.</li>
+ *   holds 1.0 is a tie at this host's resolution;</li>
+ *   <li>{@code panamax.typedArray.dispatch.<f>.paired.vs.lwjgl.stack} and its {@code .ci95}: the typed layer's
+ *   {@code long[]} form against LWJGL writing the work size on its {@code MemoryStack} at each call.</li>
  * </ul>
  */
 public final class DispatchAlternation implements Measurement {
+    // the peers a Panamax figure is held against; lwjgl.stack is a second way through LWJGL, compared with
+    // panamax.typedArray only
     private static final List<String> PEERS = List.of("lwjgl", "jocl");
 
     @Override
@@ -136,6 +140,17 @@ public final class DispatchAlternation implements Measurement {
                 System.err.printf("panamax bench: %s%s: faster peer %s; %s paired %.3fx (JVMs %.3f-%.3f, 95%% interval %.3f-%.3f)%n",
                         driver.namePart, figure.segment, fasterPeer, panamax, r.median(), r.min(), r.max(), ci.low(), ci.high());
             }
+        }
+        // the long[] form against the peer's idiom for a value made at the call
+        if (byBinding.containsKey("panamax.typedArray") && byBinding.containsKey("lwjgl.stack")) {
+            String name = "panamax.typedArray.dispatch." + driver.namePart + figure.segment + ".paired.vs.lwjgl.stack";
+            Result r = paired(name, byBinding.get("panamax.typedArray"), byBinding.get("lwjgl.stack"));
+            out.add(r);
+            PairedInterval ci = PairedInterval.of(ratios(byBinding.get("panamax.typedArray"), byBinding.get("lwjgl.stack")),
+                    0.95, PairedInterval.RESAMPLES, figure.segment.hashCode());
+            out.add(new Result(name + ".ci95", "x", r.median(), ci.low(), ci.high(), ""));
+            System.err.printf("panamax bench: %s%s: panamax.typedArray paired %.3fx lwjgl.stack (JVMs %.3f-%.3f, 95%% interval %.3f-%.3f)%n",
+                    driver.namePart, figure.segment, r.median(), r.min(), r.max(), ci.low(), ci.high());
         }
         return out;
     }

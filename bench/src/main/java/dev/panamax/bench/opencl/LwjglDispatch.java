@@ -3,6 +3,7 @@ package dev.panamax.bench.opencl;
 import dev.panamax.bench.Figure;
 import org.lwjgl.BufferUtils;
 import org.lwjgl.PointerBuffer;
+import org.lwjgl.system.MemoryStack;
 import org.lwjgl.opencl.CL;
 import org.lwjgl.opencl.CL10;
 import org.lwjgl.opencl.CL20;
@@ -142,6 +143,21 @@ public class LwjglDispatch {
     @Figure(value = "lwjgl.dispatch.roundtrip.us", baseline = "raw.dispatch.roundtrip.us")
     public void roundtrip() {
         enqueue();
+        check(CL10.clFinish(queue), "clFinish");
+    }
+
+    /**
+     * (a) with the work size written on LWJGL's thread-local {@code MemoryStack} on every call: the LWJGL
+     * idiom for a value made at the call, the counterpart of Panamax's {@code long[]} overload
+     * ({@code panamax.typedArray}).
+     */
+    @Benchmark
+    @Figure(value = "lwjgl.stack.dispatch.roundtrip.us", baseline = "raw.dispatch.roundtrip.us")
+    public void roundtripStack() {
+        try (MemoryStack stack = MemoryStack.stackPush()) {
+            check(CL10.clEnqueueNDRangeKernel(queue, kernel, 1, null, stack.pointers(TinyKernel.GLOBAL_SIZE), null, null, null),
+                    "clEnqueueNDRangeKernel");
+        }
         check(CL10.clFinish(queue), "clFinish");
     }
 
