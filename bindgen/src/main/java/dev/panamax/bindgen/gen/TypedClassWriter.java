@@ -169,7 +169,8 @@ final class TypedClassWriter {
         String frameSource = frameSource(f);
         boolean frame = frameSource != null;
         if (frame) s.open("try (ScratchStack.Frame $$frame = " + frameSource + ") {");
-        for (TypedParam p : f.params()) stage(s, plan, f, p);
+        List<Boolean> addresses = ByAddressClassWriter.addresses(f, raw);
+        for (int i = 0; i < f.params().size(); i++) stage(s, plan, f, f.params().get(i), addresses.get(i));
         boolean hasValue = !raw.returnCarrier().equals("void");
         if (!registrations.isEmpty()) {
             if (hasValue) s.line(raw.returnCarrier() + " $$result;");
@@ -177,12 +178,11 @@ final class TypedClassWriter {
         }
 
         // the call: pointers of the method's own as addresses, through the by-address downcall, when there are any
-        List<Boolean> addresses = ByAddressClassWriter.addresses(f, raw);
         List<String> args = new ArrayList<>();
         if (raw.returnsGroup()) args.add("Arena.ofAuto()");
         for (int i = 0; i < f.params().size(); i++) {
             TypedParam p = f.params().get(i);
-            args.add(addresses.get(i) ? address(plan, p) : argument(plan, p));
+            args.add(addresses.get(i) ? (stagedAsAddress(f, p, true) ? "$" + p.javaName() : address(plan, p)) : argument(plan, p));
         }
         String target = addresses.contains(true) ? n.byAddress() : n.raw();
         String call = target + "." + f.name() + "(" + String.join(", ", args) + ")";
@@ -313,7 +313,18 @@ final class TypedClassWriter {
         return d;
     }
 
-    private static void stage(Source s, BindingPlan plan, TypedFunction f, TypedParam p) {
+    /** Whether {@code p} is staged straight to an address: an array copied in, passed as a {@code long}. */
+    private static boolean stagedAsAddress(TypedFunction f, TypedParam p, boolean asAddress) {
+        return asAddress && p.mapping() instanceof Mapping.ScalarArray a && !a.terminated() && !f.heapInPlace()
+                && a.direction() == Param.Direction.IN;
+    }
+
+    private static void stage(Source s, BindingPlan plan, TypedFunction f, TypedParam p, boolean asAddress) {
+        if (stagedAsAddress(f, p, asAddress)) {
+            // no segment made: the copy's address goes to C as it is
+            s.line("long $" + p.javaName() + " = " + p.javaName() + " == null ? 0L : $$frame.addressOfCopy(" + p.javaName() + ");");
+            return;
+        }
         String sup = plan.names().support();
         String j = p.javaName();
         switch (p.mapping()) {

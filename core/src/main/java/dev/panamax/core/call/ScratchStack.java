@@ -145,6 +145,110 @@ public final class ScratchStack {
             return allocateOutside(byteSize, byteAlignment);
         }
 
+        /**
+         * Scratch memory of {@code byteSize} bytes aligned to {@code byteAlignment}, as an address: for a
+         * downcall that takes the pointer as a 64-bit value. Makes no segment; the memory is valid until
+         * this frame closes.
+         */
+        public long allocateAddress(long byteSize, long byteAlignment) {
+            if (!usable()) checkUsable("allocate");
+            if (byteSize < 0 || byteAlignment <= 0 || (byteAlignment & (byteAlignment - 1)) != 0) {
+                throw badRequest(byteSize, byteAlignment);
+            }
+            ScratchStack s = stack;
+            long base = s.base;
+            long start = ((base + s.top + byteAlignment - 1) & -byteAlignment) - base;
+            if (s.limit - start >= byteSize) {
+                s.top = start + byteSize;
+                return base + start;
+            }
+            return allocateOutside(byteSize, byteAlignment).address();
+        }
+
+        /** The address of a copy of {@code elements} in native byte order, 0 for null; see {@link #allocateAddress}. */
+        public long addressOfCopy(byte[] elements) {
+            if (elements == null) return 0;
+            long at = allocateAddress((long) elements.length * Byte.BYTES, Byte.BYTES);
+            if (elements.length <= STORE_LIMIT) {
+                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_BYTE, at + (long) i * Byte.BYTES, elements[i]);
+            } else {
+                MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_BYTE, at, elements.length);
+            }
+            return at;
+        }
+
+        /** The address of a copy of {@code elements} in native byte order, 0 for null; see {@link #allocateAddress}. */
+        public long addressOfCopy(short[] elements) {
+            if (elements == null) return 0;
+            long at = allocateAddress((long) elements.length * Short.BYTES, Short.BYTES);
+            if (elements.length <= STORE_LIMIT) {
+                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_SHORT_UNALIGNED, at + (long) i * Short.BYTES, elements[i]);
+            } else {
+                MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_SHORT_UNALIGNED, at, elements.length);
+            }
+            return at;
+        }
+
+        /** The address of a copy of {@code elements} in native byte order, 0 for null; see {@link #allocateAddress}. */
+        public long addressOfCopy(char[] elements) {
+            if (elements == null) return 0;
+            long at = allocateAddress((long) elements.length * Character.BYTES, Character.BYTES);
+            if (elements.length <= STORE_LIMIT) {
+                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_CHAR_UNALIGNED, at + (long) i * Character.BYTES, elements[i]);
+            } else {
+                MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_CHAR_UNALIGNED, at, elements.length);
+            }
+            return at;
+        }
+
+        /** The address of a copy of {@code elements} in native byte order, 0 for null; see {@link #allocateAddress}. */
+        public long addressOfCopy(int[] elements) {
+            if (elements == null) return 0;
+            long at = allocateAddress((long) elements.length * Integer.BYTES, Integer.BYTES);
+            if (elements.length <= STORE_LIMIT) {
+                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_INT_UNALIGNED, at + (long) i * Integer.BYTES, elements[i]);
+            } else {
+                MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_INT_UNALIGNED, at, elements.length);
+            }
+            return at;
+        }
+
+        /** The address of a copy of {@code elements} in native byte order, 0 for null; see {@link #allocateAddress}. */
+        public long addressOfCopy(float[] elements) {
+            if (elements == null) return 0;
+            long at = allocateAddress((long) elements.length * Float.BYTES, Float.BYTES);
+            if (elements.length <= STORE_LIMIT) {
+                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_FLOAT_UNALIGNED, at + (long) i * Float.BYTES, elements[i]);
+            } else {
+                MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_FLOAT_UNALIGNED, at, elements.length);
+            }
+            return at;
+        }
+
+        /** The address of a copy of {@code elements} in native byte order, 0 for null; see {@link #allocateAddress}. */
+        public long addressOfCopy(long[] elements) {
+            if (elements == null) return 0;
+            long at = allocateAddress((long) elements.length * Long.BYTES, Long.BYTES);
+            if (elements.length <= STORE_LIMIT) {
+                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_LONG_UNALIGNED, at + (long) i * Long.BYTES, elements[i]);
+            } else {
+                MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_LONG_UNALIGNED, at, elements.length);
+            }
+            return at;
+        }
+
+        /** The address of a copy of {@code elements} in native byte order, 0 for null; see {@link #allocateAddress}. */
+        public long addressOfCopy(double[] elements) {
+            if (elements == null) return 0;
+            long at = allocateAddress((long) elements.length * Double.BYTES, Double.BYTES);
+            if (elements.length <= STORE_LIMIT) {
+                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, at + (long) i * Double.BYTES, elements[i]);
+            } else {
+                MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_DOUBLE_UNALIGNED, at, elements.length);
+            }
+            return at;
+        }
+
         // the rare paths live in methods of their own, so that the hot ones stay small enough to inline
         private MemorySegment allocateOutside(long byteSize, long byteAlignment) {
             if (overflow == null) overflow = Arena.ofConfined();

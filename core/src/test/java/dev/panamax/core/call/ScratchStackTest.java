@@ -107,6 +107,71 @@ class ScratchStackTest {
     }
 
     @Test
+    void copiesGivenAsAddressesHoldTheArraysOfEveryTypeAlignedAndInNativeOrder() {
+        MemorySegment all = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+        for (int n : new int[] {0, 1, 3, 16, 17, 100}) {
+            byte[] b = new byte[n];
+            short[] s = new short[n];
+            char[] c = new char[n];
+            int[] i = new int[n];
+            float[] fl = new float[n];
+            long[] l = new long[n];
+            double[] d = new double[n];
+            for (int k = 0; k < n; k++) {
+                b[k] = (byte) (k * 37 + 1);
+                s[k] = (short) (k * 1009 - 7);
+                c[k] = (char) ('A' + k);
+                i[k] = k * 100_003 - 5;
+                fl[k] = k * 1.5f - 0.25f;
+                l[k] = k * 0x1_0000_0001L - 3;
+                d[k] = k * -2.75;
+            }
+            long used = ScratchStack.used();
+            try (ScratchStack.Frame f = ScratchStack.push()) {
+                long ab = f.addressOfCopy(b);
+                long as = f.addressOfCopy(s);
+                long ac = f.addressOfCopy(c);
+                long ai = f.addressOfCopy(i);
+                long af = f.addressOfCopy(fl);
+                long al = f.addressOfCopy(l);
+                long ad = f.addressOfCopy(d);
+                assertArrayEquals(b, all.asSlice(ab, n).toArray(JAVA_BYTE), "byte[" + n + "]");
+                assertArrayEquals(s, all.asSlice(as, 2L * n).toArray(JAVA_SHORT), "short[" + n + "]");
+                assertArrayEquals(c, all.asSlice(ac, 2L * n).toArray(JAVA_CHAR), "char[" + n + "]");
+                assertArrayEquals(i, all.asSlice(ai, 4L * n).toArray(JAVA_INT), "int[" + n + "]");
+                assertArrayEquals(fl, all.asSlice(af, 4L * n).toArray(JAVA_FLOAT), "float[" + n + "]");
+                assertArrayEquals(l, all.asSlice(al, 8L * n).toArray(JAVA_LONG), "long[" + n + "]");
+                assertArrayEquals(d, all.asSlice(ad, 8L * n).toArray(JAVA_DOUBLE), "double[" + n + "]");
+                assertEquals(0, al % 8, "aligned for its type");
+                assertEquals(0, ai % 4, "aligned for its type");
+                assertTrue(ScratchStack.used() >= used + 29L * n, "taken from the stack: used=" + ScratchStack.used());
+                assertEquals(0, f.addressOfCopy((long[]) null), "null is address 0");
+            }
+            assertEquals(used, ScratchStack.used(), "given back when the frame closes");
+        }
+    }
+
+    @Test
+    void anAddressTooLargeForTheStackComesFromTheFramesArenaAndAClosedFrameRefusesToGiveOne() {
+        ScratchStack.Frame closed;
+        try (ScratchStack.Frame f = ScratchStack.push()) {
+            long[] many = new long[(int) (ScratchStack.capacity() / Long.BYTES) + 1];
+            many[many.length - 1] = 42L;
+            long at = f.addressOfCopy(many);
+            assertEquals(42L, MemorySegment.NULL.reinterpret(Long.MAX_VALUE).get(JAVA_LONG, at + 8L * (many.length - 1)));
+            assertEquals(0, ScratchStack.used(), "the stack itself was not used");
+            closed = f;
+        }
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> closed.addressOfCopy(new int[] {1}));
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> {
+            try (ScratchStack.Frame f = ScratchStack.push()) {
+                f.allocateAddress(8, 3);
+            }
+        });
+    }
+
+    @Test
     void aLayoutsByteOrderIsHonoured() {
         ValueLayout.OfInt bigEndian = JAVA_INT.withOrder(ByteOrder.BIG_ENDIAN);
         for (int n : new int[] {1, 8, 9, 40}) {
