@@ -2,7 +2,6 @@ package dev.panamax.bindgen.gen;
 
 import dev.panamax.bindgen.gen.BindingPlan.RawFunction;
 import dev.panamax.bindgen.gen.BindingPlan.RawParam;
-import dev.panamax.bindgen.gen.TypedFunction.TypedParam;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -86,28 +85,16 @@ final class ByAddressClassWriter {
         List<Shape> shapes = shapes(plan);
         for (Shape shape : shapes) {
             RawFunction f = shape.raw();
-            StringBuilder b = new StringBuilder("private static final MethodHandle " + shape.field() + " = " + n.raw()
-                    + ".$$library.function(" + JavaNames.literal(f.name()) + ")");
-            if (f.returnLayout() != null) b.append(".returns(").append(f.returnLayout()).append(")");
-            if (!f.params().isEmpty()) {
-                List<String> layouts = new ArrayList<>();
-                for (int i = 0; i < f.params().size(); i++) {
-                    layouts.add(shape.addresses().get(i) ? "ValueLayout.JAVA_LONG" : f.params().get(i).layout());
-                }
-                b.append(".params(").append(String.join(", ", layouts)).append(")");
+            List<String> layouts = new ArrayList<>();
+            for (int i = 0; i < f.params().size(); i++) {
+                layouts.add(shape.addresses().get(i) ? "ValueLayout.JAVA_LONG" : f.params().get(i).layout());
             }
-            b.append(".tier(Tier.").append(f.tier()).append(").link();");
-            s.line(b.toString());
+            s.line(RawClassWriter.handleField(shape.field(), n.raw() + ".$$library", f, layouts));
         }
         if (!shapes.isEmpty()) s.line("");
         s.line("private " + n.byAddress() + "() {}");
         for (Shape shape : shapes) method(s, shape);
-        s.line("");
-        s.open("private static RuntimeException $$rethrow(Throwable t) {");
-        s.line("if (t instanceof RuntimeException r) return r;");
-        s.line("if (t instanceof Error e) throw e;");
-        s.line("return new IllegalStateException(\"unexpected checked exception from a downcall: \" + t, t);");
-        s.close("}");
+        RawClassWriter.rethrowMethod(s);
         s.close("}");
         return s.toString();
     }
@@ -128,12 +115,7 @@ final class ByAddressClassWriter {
         s.line("");
         s.doc("{@code " + JavaNames.doc(f.cSignature()) + "}; tier " + f.tier().toLowerCase(Locale.ROOT) + "; the {@code long}s are addresses.");
         s.open("static " + f.returnCarrier() + " " + f.name() + "(" + String.join(", ", params) + ") {");
-        s.open("try {");
-        String call = shape.field() + ".invokeExact(" + String.join(", ", args) + ");";
-        s.line(f.returnCarrier().equals("void") ? call : "return (" + f.returnCarrier() + ") " + call);
-        s.mid("} catch (Throwable $t) {");
-        s.line("throw $$rethrow($t);");
-        s.close("}");
+        RawClassWriter.invokeBody(s, shape.field(), f.returnCarrier(), args);
         s.close("}");
     }
 }

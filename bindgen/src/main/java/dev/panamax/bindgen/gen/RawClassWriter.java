@@ -38,26 +38,44 @@ final class RawClassWriter {
         s.line("static final NativeLibrary $$library = NativeLibrary.loadFirst(List.of(" + String.join(", ", quoted) + "));");
         s.line("");
         for (RawFunction f : plan.rawFunctions()) {
-            StringBuilder b = new StringBuilder("private static final MethodHandle $" + f.name() + " = $$library.function("
-                    + JavaNames.literal(f.name()) + ")");
-            if (f.returnLayout() != null) b.append(".returns(").append(f.returnLayout()).append(")");
-            if (!f.params().isEmpty()) {
-                b.append(".params(").append(String.join(", ", f.params().stream().map(RawParam::layout).toList())).append(")");
-            }
-            b.append(".tier(Tier.").append(f.tier()).append(").link();");
-            s.line(b.toString());
+            s.line(handleField("$" + f.name(), "$$library", f, f.params().stream().map(RawParam::layout).toList()));
         }
         if (!plan.rawFunctions().isEmpty()) s.line("");
         s.line("private " + n.raw() + "() {}");
         for (RawFunction f : plan.rawFunctions()) method(s, f);
+        rethrowMethod(s);
+        s.close("}");
+        return s.toString();
+    }
+
+    /** The {@code static final} field of a downcall declared through the core's call layer, linked on first call. */
+    static String handleField(String field, String library, RawFunction f, List<String> layouts) {
+        StringBuilder b = new StringBuilder("private static final MethodHandle " + field + " = " + library + ".function("
+                + JavaNames.literal(f.name()) + ")");
+        if (f.returnLayout() != null) b.append(".returns(").append(f.returnLayout()).append(")");
+        if (!layouts.isEmpty()) b.append(".params(").append(String.join(", ", layouts)).append(")");
+        b.append(".tier(Tier.").append(f.tier()).append(").link();");
+        return b.toString();
+    }
+
+    /** A downcall method's body: the handle invoked exactly, a checked throwable rethrown unchecked. */
+    static void invokeBody(Source s, String field, String returnCarrier, List<String> args) {
+        s.open("try {");
+        String call = field + ".invokeExact(" + String.join(", ", args) + ");";
+        s.line(returnCarrier.equals("void") ? call : "return (" + returnCarrier + ") " + call);
+        s.mid("} catch (Throwable $t) {");
+        s.line("throw $$rethrow($t);");
+        s.close("}");
+    }
+
+    /** The {@code $$rethrow} helper {@link #invokeBody} calls. */
+    static void rethrowMethod(Source s) {
         s.line("");
         s.open("private static RuntimeException $$rethrow(Throwable t) {");
         s.line("if (t instanceof RuntimeException r) return r;");
         s.line("if (t instanceof Error e) throw e;");
         s.line("return new IllegalStateException(\"unexpected checked exception from a downcall: \" + t, t);");
         s.close("}");
-        s.close("}");
-        return s.toString();
     }
 
     private static void method(Source s, RawFunction f) {
@@ -79,12 +97,7 @@ final class RawClassWriter {
         if (f.returnsGroup()) doc.add("The struct result is allocated with {@code $allocator}.");
         s.doc(doc.toArray(String[]::new));
         s.open("public static " + f.returnCarrier() + " " + f.name() + "(" + String.join(", ", params) + ") {");
-        s.open("try {");
-        String call = "$" + f.name() + ".invokeExact(" + String.join(", ", args) + ");";
-        s.line(f.returnCarrier().equals("void") ? call : "return (" + f.returnCarrier() + ") " + call);
-        s.mid("} catch (Throwable $t) {");
-        s.line("throw $$rethrow($t);");
-        s.close("}");
+        invokeBody(s, "$" + f.name(), f.returnCarrier(), args);
         s.close("}");
     }
 }
