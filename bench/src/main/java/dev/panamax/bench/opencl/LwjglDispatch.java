@@ -46,12 +46,21 @@ public class LwjglDispatch {
     /** False when the objects were adopted ({@link #adopt}): then another state releases them. */
     private boolean ownsObjects;
 
-    /** Loads LWJGL's OpenCL functions from the ICD loader. */
-    static void loadIcd() {
+    // states in this JVM that use LWJGL's OpenCL functions: the last to go unloads them
+    private static int icdUsers;
+
+    /** Loads LWJGL's OpenCL functions from the ICD loader, for one more user; {@link #releaseIcd} when done. */
+    static synchronized void loadIcd() {
         // the ICD loader's soname: LWJGL's default name, libOpenCL.so, exists only with the -dev package
         // set before CL's class initializer, which loads the library
         Configuration.OPENCL_LIBRARY_NAME.set("libOpenCL.so.1");
         CL.getICD();
+        icdUsers++;
+    }
+
+    /** One user of {@link #loadIcd} is done; the last one unloads LWJGL's OpenCL functions. */
+    static synchronized void releaseIcd() {
+        if (icdUsers > 0 && --icdUsers == 0) CL.destroy();
     }
 
     /** Drives {@code objects}, made elsewhere, instead of making its own; {@link #tearDown} leaves them alone. */
@@ -113,7 +122,7 @@ public class LwjglDispatch {
             if (ownsObjects) {
                 releaseObjects();
             } else {
-                CL.destroy();
+                releaseIcd();
             }
         }
     }
@@ -124,7 +133,7 @@ public class LwjglDispatch {
         int bufferStatus = buffer == 0 ? 0 : CL10.clReleaseMemObject(buffer);
         int queueStatus = queue == 0 ? 0 : CL10.clReleaseCommandQueue(queue);
         int contextStatus = context == 0 ? 0 : CL10.clReleaseContext(context);
-        CL.destroy();
+        releaseIcd();
         TinyKernel.checkReleased(kernelStatus, programStatus, bufferStatus, queueStatus, contextStatus);
     }
 

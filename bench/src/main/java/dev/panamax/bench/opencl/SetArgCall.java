@@ -71,7 +71,7 @@ public class SetArgCall {
         try (Arena a = arena; ClKernel k = typedKernel) {
             owner.tearDown();
         }
-        org.lwjgl.opencl.CL.destroy();
+        LwjglDispatch.releaseIcd();
     }
 
     @Benchmark
