@@ -96,6 +96,12 @@ public class NullDriverDispatch {
     }
 
     @Benchmark
+    @Figure(value = "lwjgl.stack.dispatch.nullDriver.roundtrip.ns", baseline = "raw.dispatch.nullDriver.roundtrip.ns")
+    public void lwjglStackRoundtrip() {
+        lwjgl.roundtripStack();
+    }
+
+    @Benchmark
     @Figure(value = "jocl.dispatch.nullDriver.roundtrip.ns", baseline = "raw.dispatch.nullDriver.roundtrip.ns")
     public void joclRoundtrip() {
         jocl.roundtrip();
