@@ -91,6 +91,64 @@ public final class ScratchStack {
         return f;
     }
 
+    // copies of Java arrays into memory this class has just handed out, in native byte order: arrays of up to
+    // STORE_LIMIT elements with one store per element, longer ones with one MemorySegment.copy
+    private static void copyIn(byte[] elements, long at) {
+        if (elements.length <= STORE_LIMIT) {
+            for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_BYTE, at + (long) i * Byte.BYTES, elements[i]);
+        } else {
+            MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_BYTE, at, elements.length);
+        }
+    }
+
+    private static void copyIn(short[] elements, long at) {
+        if (elements.length <= STORE_LIMIT) {
+            for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_SHORT_UNALIGNED, at + (long) i * Short.BYTES, elements[i]);
+        } else {
+            MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_SHORT_UNALIGNED, at, elements.length);
+        }
+    }
+
+    private static void copyIn(char[] elements, long at) {
+        if (elements.length <= STORE_LIMIT) {
+            for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_CHAR_UNALIGNED, at + (long) i * Character.BYTES, elements[i]);
+        } else {
+            MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_CHAR_UNALIGNED, at, elements.length);
+        }
+    }
+
+    private static void copyIn(int[] elements, long at) {
+        if (elements.length <= STORE_LIMIT) {
+            for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_INT_UNALIGNED, at + (long) i * Integer.BYTES, elements[i]);
+        } else {
+            MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_INT_UNALIGNED, at, elements.length);
+        }
+    }
+
+    private static void copyIn(float[] elements, long at) {
+        if (elements.length <= STORE_LIMIT) {
+            for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_FLOAT_UNALIGNED, at + (long) i * Float.BYTES, elements[i]);
+        } else {
+            MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_FLOAT_UNALIGNED, at, elements.length);
+        }
+    }
+
+    private static void copyIn(long[] elements, long at) {
+        if (elements.length <= STORE_LIMIT) {
+            for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_LONG_UNALIGNED, at + (long) i * Long.BYTES, elements[i]);
+        } else {
+            MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_LONG_UNALIGNED, at, elements.length);
+        }
+    }
+
+    private static void copyIn(double[] elements, long at) {
+        if (elements.length <= STORE_LIMIT) {
+            for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, at + (long) i * Double.BYTES, elements[i]);
+        } else {
+            MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_DOUBLE_UNALIGNED, at, elements.length);
+        }
+    }
+
     /**
      * A scope of scratch allocations. Reused by the next frame opened at the same depth after it
      * closes, so a frame must not be used after {@link #close()}.
@@ -169,11 +227,7 @@ public final class ScratchStack {
         public long addressOfCopy(byte[] elements) {
             if (elements == null) return 0;
             long at = allocateAddress((long) elements.length * Byte.BYTES, Byte.BYTES);
-            if (elements.length <= STORE_LIMIT) {
-                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_BYTE, at + (long) i * Byte.BYTES, elements[i]);
-            } else {
-                MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_BYTE, at, elements.length);
-            }
+            copyIn(elements, at);
             return at;
         }
 
@@ -181,11 +235,7 @@ public final class ScratchStack {
         public long addressOfCopy(short[] elements) {
             if (elements == null) return 0;
             long at = allocateAddress((long) elements.length * Short.BYTES, Short.BYTES);
-            if (elements.length <= STORE_LIMIT) {
-                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_SHORT_UNALIGNED, at + (long) i * Short.BYTES, elements[i]);
-            } else {
-                MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_SHORT_UNALIGNED, at, elements.length);
-            }
+            copyIn(elements, at);
             return at;
         }
 
@@ -193,11 +243,7 @@ public final class ScratchStack {
         public long addressOfCopy(char[] elements) {
             if (elements == null) return 0;
             long at = allocateAddress((long) elements.length * Character.BYTES, Character.BYTES);
-            if (elements.length <= STORE_LIMIT) {
-                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_CHAR_UNALIGNED, at + (long) i * Character.BYTES, elements[i]);
-            } else {
-                MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_CHAR_UNALIGNED, at, elements.length);
-            }
+            copyIn(elements, at);
             return at;
         }
 
@@ -205,11 +251,7 @@ public final class ScratchStack {
         public long addressOfCopy(int[] elements) {
             if (elements == null) return 0;
             long at = allocateAddress((long) elements.length * Integer.BYTES, Integer.BYTES);
-            if (elements.length <= STORE_LIMIT) {
-                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_INT_UNALIGNED, at + (long) i * Integer.BYTES, elements[i]);
-            } else {
-                MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_INT_UNALIGNED, at, elements.length);
-            }
+            copyIn(elements, at);
             return at;
         }
 
@@ -217,11 +259,7 @@ public final class ScratchStack {
         public long addressOfCopy(float[] elements) {
             if (elements == null) return 0;
             long at = allocateAddress((long) elements.length * Float.BYTES, Float.BYTES);
-            if (elements.length <= STORE_LIMIT) {
-                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_FLOAT_UNALIGNED, at + (long) i * Float.BYTES, elements[i]);
-            } else {
-                MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_FLOAT_UNALIGNED, at, elements.length);
-            }
+            copyIn(elements, at);
             return at;
         }
 
@@ -229,11 +267,7 @@ public final class ScratchStack {
         public long addressOfCopy(long[] elements) {
             if (elements == null) return 0;
             long at = allocateAddress((long) elements.length * Long.BYTES, Long.BYTES);
-            if (elements.length <= STORE_LIMIT) {
-                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_LONG_UNALIGNED, at + (long) i * Long.BYTES, elements[i]);
-            } else {
-                MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_LONG_UNALIGNED, at, elements.length);
-            }
+            copyIn(elements, at);
             return at;
         }
 
@@ -241,11 +275,7 @@ public final class ScratchStack {
         public long addressOfCopy(double[] elements) {
             if (elements == null) return 0;
             long at = allocateAddress((long) elements.length * Double.BYTES, Double.BYTES);
-            if (elements.length <= STORE_LIMIT) {
-                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, at + (long) i * Double.BYTES, elements[i]);
-            } else {
-                MemorySegment.copy(elements, 0, EVERYTHING, ValueLayout.JAVA_DOUBLE_UNALIGNED, at, elements.length);
-            }
+            copyIn(elements, at);
             return at;
         }
 
@@ -274,12 +304,7 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfByte layout, byte... elements) {
             MemorySegment copy = allocate(layout, elements.length);
-            long at = copy.address();
-            if (elements.length <= STORE_LIMIT) {
-                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_BYTE, at + (long) i * Byte.BYTES, elements[i]);
-            } else {
-                MemorySegment.copy(elements, 0, EVERYTHING, layout, at, elements.length);
-            }
+            copyIn(elements, copy.address());
             return copy;
         }
 
@@ -295,12 +320,8 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfShort layout, short... elements) {
             MemorySegment copy = allocate(layout, elements.length);
-            long at = copy.address();
-            if (elements.length <= STORE_LIMIT && layout.order() == NATIVE_ORDER) {
-                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_SHORT_UNALIGNED, at + (long) i * Short.BYTES, elements[i]);
-            } else {
-                MemorySegment.copy(elements, 0, EVERYTHING, layout, at, elements.length);
-            }
+            if (layout.order() == NATIVE_ORDER) copyIn(elements, copy.address());
+            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
             return copy;
         }
 
@@ -317,12 +338,8 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfChar layout, char... elements) {
             MemorySegment copy = allocate(layout, elements.length);
-            long at = copy.address();
-            if (elements.length <= STORE_LIMIT && layout.order() == NATIVE_ORDER) {
-                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_CHAR_UNALIGNED, at + (long) i * Character.BYTES, elements[i]);
-            } else {
-                MemorySegment.copy(elements, 0, EVERYTHING, layout, at, elements.length);
-            }
+            if (layout.order() == NATIVE_ORDER) copyIn(elements, copy.address());
+            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
             return copy;
         }
 
@@ -339,12 +356,8 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfInt layout, int... elements) {
             MemorySegment copy = allocate(layout, elements.length);
-            long at = copy.address();
-            if (elements.length <= STORE_LIMIT && layout.order() == NATIVE_ORDER) {
-                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_INT_UNALIGNED, at + (long) i * Integer.BYTES, elements[i]);
-            } else {
-                MemorySegment.copy(elements, 0, EVERYTHING, layout, at, elements.length);
-            }
+            if (layout.order() == NATIVE_ORDER) copyIn(elements, copy.address());
+            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
             return copy;
         }
 
@@ -361,12 +374,8 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfFloat layout, float... elements) {
             MemorySegment copy = allocate(layout, elements.length);
-            long at = copy.address();
-            if (elements.length <= STORE_LIMIT && layout.order() == NATIVE_ORDER) {
-                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_FLOAT_UNALIGNED, at + (long) i * Float.BYTES, elements[i]);
-            } else {
-                MemorySegment.copy(elements, 0, EVERYTHING, layout, at, elements.length);
-            }
+            if (layout.order() == NATIVE_ORDER) copyIn(elements, copy.address());
+            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
             return copy;
         }
 
@@ -383,12 +392,8 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfLong layout, long... elements) {
             MemorySegment copy = allocate(layout, elements.length);
-            long at = copy.address();
-            if (elements.length <= STORE_LIMIT && layout.order() == NATIVE_ORDER) {
-                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_LONG_UNALIGNED, at + (long) i * Long.BYTES, elements[i]);
-            } else {
-                MemorySegment.copy(elements, 0, EVERYTHING, layout, at, elements.length);
-            }
+            if (layout.order() == NATIVE_ORDER) copyIn(elements, copy.address());
+            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
             return copy;
         }
 
@@ -405,12 +410,8 @@ public final class ScratchStack {
         @Override
         public MemorySegment allocateFrom(ValueLayout.OfDouble layout, double... elements) {
             MemorySegment copy = allocate(layout, elements.length);
-            long at = copy.address();
-            if (elements.length <= STORE_LIMIT && layout.order() == NATIVE_ORDER) {
-                for (int i = 0; i < elements.length; i++) EVERYTHING.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, at + (long) i * Double.BYTES, elements[i]);
-            } else {
-                MemorySegment.copy(elements, 0, EVERYTHING, layout, at, elements.length);
-            }
+            if (layout.order() == NATIVE_ORDER) copyIn(elements, copy.address());
+            else MemorySegment.copy(elements, 0, EVERYTHING, layout, copy.address(), elements.length);
             return copy;
         }
 
