@@ -18,6 +18,23 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 import static org.junit.jupiter.api.Assertions.*;
 
 class ScratchStackTest {
+    /** One array of each element type, {@code n} elements long, each element distinct. */
+    private record Samples(byte[] b, short[] s, char[] c, int[] i, float[] fl, long[] l, double[] d) {
+        static Samples of(int n) {
+            Samples x = new Samples(new byte[n], new short[n], new char[n], new int[n], new float[n], new long[n], new double[n]);
+            for (int k = 0; k < n; k++) {
+                x.b[k] = (byte) (k * 37 + 1);
+                x.s[k] = (short) (k * 1009 - 7);
+                x.c[k] = (char) ('A' + k);
+                x.i[k] = k * 100_003 - 5;
+                x.fl[k] = k * 1.5f - 0.25f;
+                x.l[k] = k * 0x1_0000_0001L - 3;
+                x.d[k] = k * -2.75;
+            }
+            return x;
+        }
+    }
+
     @Test
     void framesBumpAllocateAndGiveEverythingBackOnClose() {
         assertEquals(0, ScratchStack.used());
@@ -71,22 +88,14 @@ class ScratchStackTest {
     void arraysOfEveryLengthAndElementTypeAreCopiedElementForElement() {
         for (int n : new int[] {0, 1, 2, 7, 8, 9, 100}) {
             try (ScratchStack.Frame f = ScratchStack.push()) {
-                byte[] b = new byte[n];
-                short[] s = new short[n];
-                char[] c = new char[n];
-                int[] i = new int[n];
-                float[] fl = new float[n];
-                long[] l = new long[n];
-                double[] d = new double[n];
-                for (int k = 0; k < n; k++) {
-                    b[k] = (byte) (k * 37 + 1);
-                    s[k] = (short) (k * 1009 - 7);
-                    c[k] = (char) ('A' + k);
-                    i[k] = k * 100_003 - 5;
-                    fl[k] = k * 1.5f - 0.25f;
-                    l[k] = k * 0x1_0000_0001L - 3;
-                    d[k] = k * -2.75;
-                }
+                Samples x = Samples.of(n);
+                byte[] b = x.b();
+                short[] s = x.s();
+                char[] c = x.c();
+                int[] i = x.i();
+                float[] fl = x.fl();
+                long[] l = x.l();
+                double[] d = x.d();
                 MemorySegment sb = f.allocateFrom(JAVA_BYTE, b);
                 MemorySegment ss = f.allocateFrom(JAVA_SHORT, s);
                 MemorySegment sc = f.allocateFrom(JAVA_CHAR, c);
@@ -110,22 +119,14 @@ class ScratchStackTest {
     void copiesGivenAsAddressesHoldTheArraysOfEveryTypeAlignedAndInNativeOrder() {
         MemorySegment all = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
         for (int n : new int[] {0, 1, 3, 16, 17, 100}) {
-            byte[] b = new byte[n];
-            short[] s = new short[n];
-            char[] c = new char[n];
-            int[] i = new int[n];
-            float[] fl = new float[n];
-            long[] l = new long[n];
-            double[] d = new double[n];
-            for (int k = 0; k < n; k++) {
-                b[k] = (byte) (k * 37 + 1);
-                s[k] = (short) (k * 1009 - 7);
-                c[k] = (char) ('A' + k);
-                i[k] = k * 100_003 - 5;
-                fl[k] = k * 1.5f - 0.25f;
-                l[k] = k * 0x1_0000_0001L - 3;
-                d[k] = k * -2.75;
-            }
+            Samples x = Samples.of(n);
+            byte[] b = x.b();
+            short[] s = x.s();
+            char[] c = x.c();
+            int[] i = x.i();
+            float[] fl = x.fl();
+            long[] l = x.l();
+            double[] d = x.d();
             long used = ScratchStack.used();
             try (ScratchStack.Frame f = ScratchStack.push()) {
                 long ab = f.addressOfCopy(b);
