@@ -220,7 +220,7 @@ final class TypedClassWriter {
         result(s, plan, f);
         if (frame) s.close("}");
         s.close("}");
-        if (outlined) checkMethod(s, plan, f, params);
+        if (outlined) checkMethod(s, f, params, checks);
     }
 
     /** Statements of argument checks from which they move to a method of their own. */
@@ -272,10 +272,8 @@ final class TypedClassWriter {
         }
     }
 
-    /** The outlined checks of {@code f}: private, taking the typed method's parameters. */
-    private static void checkMethod(Source s, BindingPlan plan, TypedFunction f, List<String> params) {
-        Source checks = new Source();
-        checks(checks, plan, f);
+    /** The outlined {@code checks} of {@code f}: a private method taking the typed method's parameters. */
+    private static void checkMethod(Source s, TypedFunction f, List<String> params, Source checks) {
         s.line("");
         s.open("private static void $$check$" + f.name() + "(" + String.join(", ", params) + ") {");
         s.append(checks);
