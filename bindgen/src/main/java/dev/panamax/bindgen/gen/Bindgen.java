@@ -58,9 +58,8 @@ public final class Bindgen {
         java.add(new GeneratedFile(dir + n.typed() + ".java", TypedClassWriter.write(plan)));
         java.add(new GeneratedFile(dir + n.exception() + ".java", ExceptionWriter.write(plan)));
         java.add(new GeneratedFile(dir + n.support() + ".java", SupportWriter.write(plan)));
-        if (!ByAddressClassWriter.shapes(plan).isEmpty()) {
-            java.add(new GeneratedFile(dir + n.byAddress() + ".java", ByAddressClassWriter.write(plan)));
-        }
+        List<ByAddressClassWriter.Shape> shapes = ByAddressClassWriter.shapes(plan);
+        if (!shapes.isEmpty()) java.add(new GeneratedFile(dir + n.byAddress() + ".java", ByAddressClassWriter.write(plan, shapes)));
         for (StructPlan s : plan.structs()) java.add(new GeneratedFile(dir + s.className() + ".java", StructClassWriter.write(plan, s)));
         for (HandlePlan h : plan.handles()) java.add(new GeneratedFile(dir + h.className() + ".java", HandleClassWriter.write(plan, h)));
         for (CallbackPlan c : plan.callbacks()) java.add(new GeneratedFile(dir + c.className() + ".java", CallbackWriter.write(plan, c)));

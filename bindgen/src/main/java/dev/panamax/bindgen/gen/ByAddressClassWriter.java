@@ -67,7 +67,8 @@ final class ByAddressClassWriter {
         return List.copyOf(shapes.values());
     }
 
-    static String write(BindingPlan plan) {
+    /** The class for {@code shapes}, which {@link #shapes} gave for {@code plan}. */
+    static String write(BindingPlan plan, List<Shape> shapes) {
         BindingPlan.Names n = plan.names();
         Source s = new Source(plan, List.of("dev.panamax.core.call.Tier", "java.lang.foreign.MemorySegment",
                 "java.lang.foreign.SegmentAllocator", "java.lang.foreign.ValueLayout", "java.lang.invoke.MethodHandle"));
@@ -82,7 +83,6 @@ final class ByAddressClassWriter {
         s.close("}");
         s.close("}");
         s.line("");
-        List<Shape> shapes = shapes(plan);
         for (Shape shape : shapes) {
             RawFunction f = shape.raw();
             List<String> layouts = new ArrayList<>();
