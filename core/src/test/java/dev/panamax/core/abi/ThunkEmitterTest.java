@@ -22,13 +22,16 @@ class ThunkEmitterTest {
         String c = s.source();
         assertTrue(c.contains("#include \"pmx_thunks_demo.h\""), c);
         assertTrue(c.contains("""
+                extern void *pmx_vp_reset(void) __asm__("reset");
                 PMX_THUNK void *pmx_thunk_reset(void *param) {
                     (void) param;
-                    return ((void *(*)(void)) (void (*)(void)) reset)();
+                    return pmx_vp_reset();
                 }"""), c);
+        assertTrue(c.contains("extern void *pmx_vp_wrap(Point) __asm__(\"wrap\");\n"), c);
         assertTrue(c.contains("    Point pmx_a0;\n    memcpy(&pmx_a0, &param, sizeof pmx_a0);\n"
-                + "    return ((void *(*)(Point)) (void (*)(void)) wrap)(pmx_a0);"), c);
-        assertTrue(c.contains("memcpy(&pmx_a1, pmx_b + 4, sizeof pmx_a1);\n    return ((void *(*)(int32_t, int32_t)) (void (*)(void)) add)(pmx_a0, pmx_a1);"), c);
+                + "    return pmx_vp_wrap(pmx_a0);"), c);
+        assertTrue(c.contains("memcpy(&pmx_a1, pmx_b + 4, sizeof pmx_a1);\n    return pmx_vp_add(pmx_a0, pmx_a1);"), c);
+        assertFalse(c.contains("pmx_vp_dot"), "a result in the slot is returned by a plain call\n" + c);
         assertTrue(c.contains("memcpy(&pmx_a0, pmx_b + 4, sizeof pmx_a0);"), "dot: a after the 4-byte slot\n" + c);
         assertTrue(c.contains("memcpy(&pmx_a1, pmx_b + 12, sizeof pmx_a1);"), c);
         assertTrue(c.contains("float pmx_r = dot(pmx_a0, pmx_a1);\n    memcpy(pmx_b, &pmx_r, sizeof pmx_r);\n    return NULL;"), c);
@@ -77,5 +80,27 @@ class ThunkEmitterTest {
         assertFalse(FfmLayouts.isDowncallable(CFunctionType.of(VOID, "p", pair)));
         assertFalse(FfmLayouts.isDowncallable(CFunctionType.of(F80)));
         assertTrue(FfmLayouts.isDowncallable(CFunctionType.of(POINT, "t", tagged)));
+    }
+
+    /** gcc, as strict as it goes, has nothing to say about the glue: every kind of result, VOID_PTR and STRUCT alike. */
+    @Test
+    void theThunksCompileWithoutAWarning(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        ThunkSources s = ThunkEmitter.emit("strict", List.of(
+                new CFunction("reset", CFunctionType.of(VOID)),
+                new CFunction("set_i32", CFunctionType.of(VOID, "v", I32)),
+                new CFunction("get_u8", CFunctionType.of(U8)),
+                new CFunction("get_bool", CFunctionType.of(BOOL, "p", POINTER)),
+                new CFunction("wrap", CFunctionType.of(POINTER, "p", POINT)),
+                new CFunction("add", CFunctionType.of(I32, "a", I32, "b", I32)),
+                new CFunction("size_of", CFunctionType.of(U64, "a", POINTER, "b", POINTER)),
+                new CFunction("dot", CFunctionType.of(F32, "a", POINT, "b", POINT)),
+                new CFunction("mid", CFunctionType.of(POINT, "a", POINT, "b", POINT))));
+        java.nio.file.Files.writeString(dir.resolve(s.headerName()), s.header());
+        java.nio.file.Path source = java.nio.file.Files.writeString(dir.resolve(s.sourceName()), s.source());
+        Process gcc = new ProcessBuilder("gcc", "-O2", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-c", source.toString(),
+                "-o", dir.resolve("strict.o").toString()).redirectErrorStream(true).start();
+        String said = new String(gcc.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, gcc.waitFor(), said + "\n" + s.source());
+        assertEquals("", said.strip());
     }
 }
