@@ -138,6 +138,8 @@ public final class Planner {
         if (d.javaPackage().equals("java") || d.javaPackage().startsWith("java.")) {
             throw new DeclarationsException(top, "package " + d.javaPackage() + " is in java.*; expected a package of your own");
         }
+        for (String part : d.javaPackage().split("\\.")) fitsAFileName(part, "package " + d.javaPackage(), top);
+        fitsAFileName("libpanamax_glue_" + d.library() + ".so", "library " + d.library(), top);
         cKeywords();
         String raw = d.className();
         if (!JavaNames.usableAsIs(raw) || JavaNames.RESERVED_CLASS_NAMES.contains(raw)) {
@@ -146,6 +148,7 @@ public final class Planner {
         }
         BindingPlan.Names n = new BindingPlan.Names(d.javaPackage(), raw, raw + "Api", raw + "Exception", raw + "Thunks",
                 raw + "Support", raw + "ByAddress");
+        fitsAFileName(n.byAddress() + ".java", "class " + raw, top);
         Map<String, String> taken = new HashMap<>();
         for (String c : List.of(n.raw(), n.typed(), n.exception(), n.thunks(), n.support(), n.byAddress())) taken.put(c, "the generated class " + c);
         reserved.addAll(taken.keySet());
@@ -161,11 +164,13 @@ public final class Planner {
                 throw new DeclarationsException(t.location(), "type " + t.name() + " would be the Java class " + c
                         + ", already the class of " + before + "; expected names that differ as Java classes");
             }
+            fitsAFileName(c + NESTED_CLASS_FILE, "type " + t.name(), t.location());
             classOf.put(t.name(), c);
             reserved.add(c);
         }
         for (Function f : d.functions()) {
             String record = JavaNames.capitalized(f.name()) + "Result";
+            fitsAFileName(n.typed() + "$" + record + ".class", "function " + f.name(), f.location());
             String before = taken.get(record);
             if (before != null) {
                 throw new DeclarationsException(f.location(), "function " + f.name() + " may return the record " + record
@@ -173,6 +178,20 @@ public final class Planner {
             }
         }
         return n;
+    }
+
+    /** The longest file a type's class is compiled into: a callback class's nested {@code $Native} and {@code $Holder}. */
+    private static final String NESTED_CLASS_FILE = "$Holder.class";
+    /** The longest file name most file systems take (ext4, xfs, btrfs, tmpfs: 255 bytes). */
+    static final int MAX_FILE_NAME_BYTES = 255;
+
+    /** A name becomes part of a file name (a source, a class file, the C glue, a package directory): it must fit one. */
+    private static void fitsAFileName(String fileName, String what, Location at) {
+        int bytes = fileName.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes > MAX_FILE_NAME_BYTES) {
+            throw new DeclarationsException(at, what + " makes the file name " + fileName.substring(0, 40) + "... ("
+                    + bytes + " bytes); expected a shorter name (a file name holds " + MAX_FILE_NAME_BYTES + " bytes at most)");
+        }
     }
 
     /** Names that are C keywords cannot come from a real C library, and would break the C glue. */
@@ -189,6 +208,11 @@ public final class Planner {
         }
         for (Function f : d.functions()) {
             checkC(f.name(), "function", f.location());
+            TypeDecl sameName = types.get(f.name());
+            if (sameName != null) {
+                throw new DeclarationsException(f.location(), "function " + f.name() + " has the name of type " + f.name() + " ("
+                        + sameName.location() + "); C gives functions and type names one namespace, so expected names that differ");
+            }
             for (Param p : f.params()) checkC(p.name(), "parameter", p.location());
         }
     }

@@ -1,18 +1,25 @@
 package dev.panamax.bindgen.gen;
 
+import dev.panamax.bindgen.decl.Declarations;
 import dev.panamax.bindgen.decl.DeclarationsException;
 import dev.panamax.bindgen.decl.DeclarationsParser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
@@ -21,15 +28,17 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * 10,000 mutated declarations files, fixed seed: bindgen either generates (a sample of the
- * generated sources is compiled with javac to prove it compiles) or throws its own
+ * 10,000 mutated declarations files, fixed seed: bindgen either generates code that compiles (every
+ * distinct Java output goes through javac, every distinct C glue unit through gcc) or throws its own
  * {@link DeclarationsException} with a place in the file. Any other exception, or a hang, fails.
  */
 class FuzzTest {
     /** Fixed; {@code -Dpanamax.fuzz.seed=N} explores another stream of mutations. */
     static final long SEED = Long.getLong("panamax.fuzz.seed", 0x5eed_b1d6L);
     static final int CASES = 10_000;
-    static final int COMPILED_SAMPLES = 8;
+    /** Distinct outputs compiled per javac task and C glue units per gcc run. */
+    static final int OUTPUTS_PER_JAVAC = 120;
+    static final int UNITS_PER_GCC = 100;
     static final long TIME_LIMIT_MILLIS = 120_000;
 
     static final String[] KEYS = {"format", "library", "sonames", "package", "class", "types", "constants", "errors",
@@ -128,23 +137,26 @@ class FuzzTest {
     void tenThousandMutatedFilesGenerateCompilableCodeOrFailWithAPlace(@TempDir Path tmp) throws Exception {
         List<String> seeds = seeds();
         List<String> problems = new ArrayList<>();
-        List<Bindgen.Generation> samples = new ArrayList<>();
+        Map<String, Declarations> distinctJava = new LinkedHashMap<>();
+        Map<String, List<Bindgen.GeneratedFile>> distinctGlue = new LinkedHashMap<>();
         AtomicInteger done = new AtomicInteger();
         AtomicReference<String> current = new AtomicReference<>();
         int[] outcomes = new int[2];   // generated, refused
         Thread worker = new Thread(() -> {
             Random rnd = new Random(SEED);
-            Set<String> sampled = new HashSet<>();
             for (int i = 0; i < CASES; i++) {
                 String text = mutate(seeds.get(rnd.nextInt(seeds.size())), rnd);
                 current.set(text);
                 try {
-                    Bindgen.Generation g = Bindgen.generate(DeclarationsParser.parse(text, "fuzz.yaml"));
+                    Declarations d = DeclarationsParser.parse(text, "fuzz.yaml");
+                    Bindgen.Generation g = Bindgen.generate(d);
                     outcomes[0]++;
-                    if (samples.size() < COMPILED_SAMPLES && rnd.nextInt(40) == 0 && sampled.add(text)) samples.add(g);
+                    distinctJava.putIfAbsent(digest(g.java()), d);
+                    if (!g.c().isEmpty()) distinctGlue.putIfAbsent(digest(g.c()), g.c());
                 } catch (DeclarationsException e) {
                     outcomes[1]++;
-                    if (e.location() == null || !e.getMessage().startsWith("fuzz.yaml:") || e.location().line() < 0) {
+                    if (e.location() == null || !e.getMessage().startsWith("fuzz.yaml:") || e.location().line() < 1
+                            || e.location().column() < 1) {
                         problems.add("refusal without a place: " + e.getMessage() + "\n--- input:\n" + text);
                     }
                 } catch (Throwable t) {
@@ -160,7 +172,8 @@ class FuzzTest {
         long t0 = System.nanoTime();
         worker.join(TIME_LIMIT_MILLIS);
         System.out.println("fuzz: " + done.get() + " files in " + (System.nanoTime() - t0) / 1_000_000 + " ms, generated="
-                + outcomes[0] + " refused=" + outcomes[1]);
+                + outcomes[0] + " refused=" + outcomes[1] + ", distinct Java outputs=" + distinctJava.size()
+                + ", distinct C glue=" + distinctGlue.size());
         assertFalse(worker.isAlive(), "bindgen hung (or the run took over " + TIME_LIMIT_MILLIS + " ms) at case " + done.get()
                 + " on:\n" + current.get());
         assertEquals(List.of(), problems.stream().limit(5).toList(), problems.size() + " problem(s)");
@@ -168,15 +181,76 @@ class FuzzTest {
         assertTrue(outcomes[0] > 500 && outcomes[1] > 500, "both outcomes are exercised: generated=" + outcomes[0]
                 + " refused=" + outcomes[1]);
 
-        assertTrue(samples.size() >= 4, "samples=" + samples.size());
-        int n = 0;
-        for (Bindgen.Generation g : samples) {
-            InProcessCompiler.Outcome o = InProcessCompiler.compile(g.java(), tmp.resolve("s" + n++));
-            if (!o.ok()) {
-                StringBuilder sources = new StringBuilder();
-                for (Bindgen.GeneratedFile f : g.java()) sources.append("=== ").append(f.path()).append('\n');
-                fail("generated sources do not compile:\n" + String.join("\n", o.errors().stream().limit(10).toList()) + "\n" + sources);
+        long t1 = System.nanoTime();
+        compileEveryDistinctOutput(new ArrayList<>(distinctJava.values()), tmp.resolve("java"));
+        long t2 = System.nanoTime();
+        compileEveryDistinctGlue(new ArrayList<>(distinctGlue.values()), tmp.resolve("c"));
+        System.out.println("fuzz: compiled " + distinctJava.size() + " distinct Java outputs in " + (t2 - t1) / 1_000_000
+                + " ms and " + distinctGlue.size() + " distinct C glue units in " + (System.nanoTime() - t2) / 1_000_000 + " ms");
+    }
+
+    /**
+     * Every distinct generated Java output goes through javac. Each is generated again into a package of its
+     * own ({@code fuzz.cN.} in front of the declared one, which stays whole), so many compile in one javac task.
+     */
+    static void compileEveryDistinctOutput(List<Declarations> outputs, Path classes) throws Exception {
+        ExecutorService javacs = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors());
+        try {
+            List<Future<InProcessCompiler.Outcome>> batches = new ArrayList<>();
+            for (int from = 0; from < outputs.size(); from += OUTPUTS_PER_JAVAC) {
+                int first = from;
+                batches.add(javacs.submit(() -> {
+                    List<Bindgen.GeneratedFile> sources = new ArrayList<>();
+                    for (int k = first; k < Math.min(outputs.size(), first + OUTPUTS_PER_JAVAC); k++) {
+                        sources.addAll(Bindgen.generate(inPackageOfItsOwn(outputs.get(k), k)).java());
+                    }
+                    return InProcessCompiler.compile(sources, classes.resolve("batch" + first));
+                }));
             }
+            for (Future<InProcessCompiler.Outcome> batch : batches) {
+                InProcessCompiler.Outcome o = batch.get();
+                if (!o.ok()) fail("generated sources do not compile:\n" + String.join("\n", o.errors().stream().limit(10).toList()));
+            }
+        } finally {
+            javacs.shutdownNow();
+        }
+    }
+
+    static Declarations inPackageOfItsOwn(Declarations d, int k) {
+        String own = "fuzz.c" + k + (d.javaPackage().isEmpty() ? "" : "." + d.javaPackage());
+        return new Declarations(d.file(), d.format(), d.library(), d.sonames(), own, d.className(), d.types(), d.constants(),
+                d.errors(), d.functions());
+    }
+
+    /** Every distinct C glue unit goes through gcc with the flags the Maven plugin builds it with, warnings as errors. */
+    static void compileEveryDistinctGlue(List<List<Bindgen.GeneratedFile>> units, Path dir) throws Exception {
+        for (int from = 0; from < units.size(); from += UNITS_PER_GCC) {
+            List<String> cmd = new ArrayList<>(List.of("gcc", "-fsyntax-only", "-std=gnu11", "-Wall", "-Werror"));
+            for (int k = from; k < Math.min(units.size(), from + UNITS_PER_GCC); k++) {
+                Path unit = Files.createDirectories(dir.resolve("u" + k));
+                for (Bindgen.GeneratedFile f : units.get(k)) {
+                    Files.writeString(unit.resolve(f.path()), f.content());
+                    if (f.path().endsWith(".c")) cmd.add(unit.resolve(f.path()).toString());
+                }
+            }
+            Process gcc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String said = new String(gcc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, gcc.waitFor(), "generated C glue does not compile:\n" + said);
+        }
+    }
+
+    static String digest(List<Bindgen.GeneratedFile> files) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            for (Bindgen.GeneratedFile f : files) {
+                sha.update(f.path().getBytes(StandardCharsets.UTF_8));
+                sha.update((byte) 0);
+                sha.update(f.content().getBytes(StandardCharsets.UTF_8));
+                sha.update((byte) 0);
+            }
+            return HexFormat.of().formatHex(sha.digest());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new AssertionError(e);
         }
     }
 }

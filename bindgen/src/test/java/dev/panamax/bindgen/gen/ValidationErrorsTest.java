@@ -21,6 +21,28 @@ class ValidationErrorsTest {
     }
 
     @Test
+    void namesTooLongForAFileName() {
+        String longName = "x".repeat(250);
+        assertError("format: 1\nlibrary: " + longName + "\npackage: org.example.t\n", "1:1",
+                "library " + longName + " makes the file name libpanamax_glue_", "(269 bytes)", "expected a shorter name");
+        assertError("format: 1\nlibrary: t\npackage: org.example." + longName + "x".repeat(10) + "\n", "1:1",
+                "package org.example.", "(260 bytes)");
+        assertError(HEAD + "types:\n  " + longName + ": {struct: [[i32, a]]}\n", "5:255", "type " + longName, "(263 bytes)");
+        assertError(HEAD + "functions:\n  - {name: " + longName + "}\n", "5:5", "function " + longName, "TApi$", "(267 bytes)");
+        // at the limit, everything is made
+        String longest = "x".repeat(Planner.MAX_FILE_NAME_BYTES - "TApi$".length() - "Result.class".length());
+        assertEquals(1, Bindgen.generate(DeclarationsParser.parse(HEAD + "functions:\n  - {name: " + longest + "}\n", "t.yaml"))
+                .plan().rawFunctions().size());
+    }
+
+    @Test
+    void aFunctionNamedAsAType() {
+        // C gives typedef names and function names one namespace: no C library can have both
+        assertError(HEAD + "types:\n  Point: {struct: [[f32, x]]}\nfunctions:\n  - {name: Point}\n", "7:5",
+                "function Point has the name of type Point (t.yaml:5:10)", "expected names that differ");
+    }
+
+    @Test
     void unknownKey() {
         assertError(HEAD + "functions:\n  - {name: f, tiers: critical}\n", "5:15", "unknown key 'tiers'", "expected one of");
     }
