@@ -2,6 +2,8 @@ package dev.panamax.testsupport;
 
 import dev.panamax.core.memory.BufferPool;
 import dev.panamax.core.memory.NativeBuffer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
 import org.junit.platform.launcher.core.LauncherFactory;
@@ -59,6 +61,37 @@ class NativeLeakExtensionTest {
         }
     }
 
+    static class LeavesWhatBeforeAllMade {
+        @BeforeAll
+        static void open() {
+            LEFT.add(NativeBuffer.allocate(48));
+        }
+
+        @Test
+        void uses() {
+            LEFT.getFirst().segment().set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) 1);
+        }
+    }
+
+    static class ReleasesWhatBeforeAllMade {
+        static NativeBuffer shared;
+
+        @BeforeAll
+        static void open() {
+            shared = NativeBuffer.allocate(48);
+        }
+
+        @AfterAll
+        static void close() {
+            shared.close();
+        }
+
+        @Test
+        void uses() {
+            shared.segment().set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) 1);
+        }
+    }
+
     private static TestExecutionSummary run(Class<?> fixture) {
         LauncherDiscoveryRequest req = request().selectors(selectClass(fixture))
                 .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "true").build();
@@ -103,10 +136,34 @@ class NativeLeakExtensionTest {
     }
 
     @Test
+    void failsAClassWhoseBeforeAllMadeWhatNothingReleases() {
+        try {
+            TestExecutionSummary s = run(LeavesWhatBeforeAllMade.class);
+            assertEquals(1, s.getTestsSucceededCount(), "the test itself is clean");
+            assertEquals(1, s.getContainersFailedCount());
+            String message = s.getFailures().getFirst().getException().getMessage();
+            assertTrue(message.contains("1 native resource(s) created outside its tests and not released"), message);
+            assertTrue(message.contains("bytes=48"), message);
+            assertTrue(message.contains("LeavesWhatBeforeAllMade.open(NativeLeakExtensionTest.java"), message);
+        } finally {
+            LEFT.forEach(NativeBuffer::close);
+            LEFT.clear();
+        }
+    }
+
+    @Test
+    void passesAClassThatReleasesInAfterAllWhatBeforeAllMade() {
+        TestExecutionSummary s = run(ReleasesWhatBeforeAllMade.class);
+        assertEquals(1, s.getTestsSucceededCount());
+        assertEquals(0, s.getTotalFailureCount());
+    }
+
+    @Test
     void annotatedTestsMayLeak() {
         try {
             TestExecutionSummary s = run(LeaksOnPurpose.class);
             assertEquals(1, s.getTestsSucceededCount());
+            assertEquals(0, s.getTotalFailureCount(), "the class check leaves a test's own leaks to the test");
         } finally {
             LEFT.forEach(NativeBuffer::close);
             LEFT.clear();

@@ -5,7 +5,9 @@ import dev.panamax.core.memory.LeakListener;
 import dev.panamax.core.memory.LeakReport;
 import dev.panamax.core.memory.NativeMemory;
 import dev.panamax.core.memory.Outstanding;
+import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.platform.commons.support.AnnotationSupport;
@@ -20,18 +22,74 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * Only Panamax's own accounting counts: memory a test allocates through plain FFM arenas is none
  * of this extension's business. Exempt a test with {@link AllowNativeLeaks}.
  *
+ * <p>A test class is checked as a whole too: what its {@code @BeforeAll} and {@code @AfterAll} methods
+ * (or anything else outside its tests) create must be released by the time the class is done. What a
+ * test creates is that test's business, checked when it ends, so an exempt test's leaks are not
+ * counted twice.
+ *
  * <p>Registered automatically in every module that has panamax-test-support on its test class
  * path (ServiceLoader; the parent pom turns on {@code junit.jupiter.extensions.autodetection.enabled})
  * and runs with leak detection PARANOID, so failures name the allocation site.
  */
-public final class NativeLeakExtension implements BeforeEachCallback, AfterEachCallback {
+public final class NativeLeakExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(NativeLeakExtension.class);
 
     /** What the extension noted before the test. */
     private record Before(long checkpoint, long heldBytes, LeakListener listener, List<LeakReport> leaks) {}
 
+    /** What the extension noted before the test class, and the ids each of its tests used, as [first, end). */
+    private record BeforeClass(long checkpoint, LeakListener listener, List<LeakReport> leaks, List<long[]> tests) {
+        boolean madeByATest(long id) {
+            for (long[] t : tests) if (id >= t[0] && id < t[1]) return true;
+            return false;
+        }
+    }
+
+    /** Where the running test's ids begin. */
+    private record TestStart(long checkpoint) {}
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        if (exempt(context)) return;
+        List<LeakReport> leaks = new CopyOnWriteArrayList<>();
+        long checkpoint = NativeMemory.checkpoint();
+        LeakListener listener = r -> {
+            if (r.id() >= checkpoint) leaks.add(r);
+        };
+        LeakDetection.addListener(listener);
+        context.getStore(NS).put(BeforeClass.class, new BeforeClass(checkpoint, listener, leaks, new CopyOnWriteArrayList<>()));
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        BeforeClass before = context.getStore(NS).remove(BeforeClass.class, BeforeClass.class);
+        if (before == null) return;
+        try {
+            NativeMemory.cleanUnreachable();
+            List<Outstanding> outstanding = NativeMemory.outstandingSince(before.checkpoint()).stream()
+                    .filter(o -> !before.madeByATest(o.id())).toList();
+            List<LeakReport> leaks = before.leaks().stream().filter(r -> !before.madeByATest(r.id())).toList();
+            StringBuilder problems = new StringBuilder();
+            if (!outstanding.isEmpty()) {
+                problems.append("\n  ").append(outstanding.size()).append(" native resource(s) created outside its tests and not released:");
+                outstanding.stream().limit(20).forEach(o -> problems.append("\n    ").append(o.describe()));
+            }
+            if (!leaks.isEmpty()) {
+                problems.append("\n  ").append(leaks.size()).append(" leak(s) released by the GC instead of by code:");
+                leaks.stream().limit(5).forEach(r -> problems.append("\n    ").append(r.describe().replace("\n", "\n    ")));
+            }
+            if (!problems.isEmpty()) {
+                throw new AssertionError("test class leaves native memory behind: class=" + context.getDisplayName() + problems
+                        + "\n  (release in @AfterAll what @BeforeAll creates, or annotate the class @AllowNativeLeaks(\"why\"))");
+            }
+        } finally {
+            LeakDetection.removeListener(before.listener());
+        }
+    }
+
     @Override
     public void beforeEach(ExtensionContext context) {
+        context.getStore(NS).put(TestStart.class, new TestStart(NativeMemory.checkpoint()));
         if (exempt(context)) return;
         List<LeakReport> leaks = new CopyOnWriteArrayList<>();
         long checkpoint = NativeMemory.checkpoint();
@@ -44,6 +102,15 @@ public final class NativeLeakExtension implements BeforeEachCallback, AfterEachC
 
     @Override
     public void afterEach(ExtensionContext context) {
+        TestStart start = context.getStore(NS).remove(TestStart.class, TestStart.class);
+        if (start != null) {
+            long[] range = {start.checkpoint(), NativeMemory.checkpoint()};
+            // every enclosing class (nested ones included) learns the test's ids
+            for (ExtensionContext c = context; c != null; c = c.getParent().orElse(null)) {
+                BeforeClass enclosing = c.getStore(NS).get(BeforeClass.class, BeforeClass.class);
+                if (enclosing != null && !enclosing.tests().contains(range)) enclosing.tests().add(range);
+            }
+        }
         Before before = context.getStore(NS).remove(Before.class, Before.class);
         if (before == null) return;
         try {
