@@ -98,12 +98,15 @@ public final class GenerateMojo extends AbstractMojo {
     }
 
     private void compile(Bindgen.Generation g, Path cDir) throws MojoExecutionException {
-        Path source = cDir.resolve(g.c().stream().filter(f -> f.path().endsWith(".c")).findFirst().orElseThrow().path());
-        Path header = cDir.resolve(g.c().stream().filter(f -> f.path().endsWith(".h")).findFirst().orElseThrow().path());
+        Bindgen.GeneratedFile source = g.c().stream().filter(f -> f.path().endsWith(".c")).findFirst().orElseThrow();
+        Bindgen.GeneratedFile header = g.c().stream().filter(f -> f.path().endsWith(".h")).findFirst().orElseThrow();
+        Path sourceFile = cDir.resolve(source.path());
         Path library = nativeOutputDirectory.toPath().resolve(g.plan().glueLibraryFile());
+        List<String> links = linkOptions(g.plan().libraryNames());
+        GlueFingerprint inputs = GlueFingerprint.of(compiler, cflags, links, header.content(), source.content());
+        Path stamp = cDir.resolve(g.plan().glueLibraryFile() + ".inputs");
         try {
-            if (Files.exists(library) && Files.getLastModifiedTime(library).compareTo(Files.getLastModifiedTime(source)) > 0
-                    && Files.getLastModifiedTime(library).compareTo(Files.getLastModifiedTime(header)) > 0) {
+            if (inputs.builtInto(library, stamp)) {
                 getLog().info("glue up to date: " + library);
                 return;
             }
@@ -112,19 +115,24 @@ public final class GenerateMojo extends AbstractMojo {
             throw new MojoExecutionException("cannot prepare " + library + ": " + e.getMessage(), e);
         }
         List<String> attempts = new ArrayList<>();
-        for (String link : linkOptions(g.plan().libraryNames())) {
+        for (String link : links) {
             List<String> cmd = new ArrayList<>();
             cmd.add(compiler);
             cmd.addAll(cflags);
-            cmd.addAll(List.of("-shared", "-Wl,-z,defs", "-I" + cDir, "-o", library.toString(), source.toString(), link));
+            cmd.addAll(List.of("-shared", "-Wl,-z,defs", "-I" + cDir, "-o", library.toString(), sourceFile.toString(), link));
             String output = run(cmd);
             if (output == null) {
+                try {
+                    inputs.record(stamp);
+                } catch (IOException e) {
+                    throw new MojoExecutionException("cannot write " + stamp + ": " + e.getMessage(), e);
+                }
                 getLog().info("glue compiled: " + library + " (" + link + ")");
                 return;
             }
             attempts.add(String.join(" ", cmd) + "\n" + output);
         }
-        throw new MojoExecutionException("cannot compile the C glue " + source + " into " + library + "; tried:\n"
+        throw new MojoExecutionException("cannot compile the C glue " + sourceFile + " into " + library + "; tried:\n"
                 + String.join("\n", attempts) + "\n(set <linkWith> to the linker option that finds the library)");
     }
 
