@@ -7,6 +7,5 @@ module dev.panamax.bindgen {
     requires org.snakeyaml.engine.v2;
 
     exports dev.panamax.bindgen.decl;
-    exports dev.panamax.bindgen.thunk;
     exports dev.panamax.bindgen.gen;
 }

@@ -142,8 +142,11 @@ public final class Bindgen {
             Path report = Path.of(args.length == 4 ? args[3] : args[2]);
             Generation g = run(Path.of(args[0]), Path.of(args[1]), Path.of(args[2]), report);
             System.out.println(summary(g) + " -> " + args[1]);
-        } catch (DeclarationsException e) {
-            System.err.println(e.getMessage());
+        } catch (DeclarationsException e) {      // exit codes as the CLI's: 1 bad declarations, 2 files
+            System.err.println("panamax bindgen: " + e.getMessage());
+            System.exit(1);
+        } catch (UncheckedIOException e) {
+            System.err.println("panamax bindgen: " + e.getMessage());
             System.exit(2);
         }
     }
