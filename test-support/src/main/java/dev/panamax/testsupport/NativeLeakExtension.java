@@ -14,6 +14,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.LongPredicate;
 
 /**
  * Fails a test that leaves Panamax native resources behind: handles (or pools) created during
@@ -34,11 +35,49 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class NativeLeakExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(NativeLeakExtension.class);
 
+    /**
+     * Watching from a checkpoint on: the resources created since it, and the leaks the GC reported of
+     * them.
+     */
+    private record Watch(long checkpoint, LeakListener listener, List<LeakReport> leaks) {
+        static Watch start() {
+            List<LeakReport> leaks = new CopyOnWriteArrayList<>();
+            long checkpoint = NativeMemory.checkpoint();
+            LeakListener listener = r -> {
+                if (r.id() >= checkpoint) leaks.add(r);
+            };
+            LeakDetection.addListener(listener);
+            return new Watch(checkpoint, listener, leaks);
+        }
+
+        /** What is still held and what the GC had to release, among the ids {@code counts} accepts; empty when none. */
+        StringBuilder problems(LongPredicate counts, String createdWhere) {
+            NativeMemory.cleanUnreachable();
+            List<Outstanding> outstanding = NativeMemory.outstandingSince(checkpoint).stream().filter(o -> counts.test(o.id())).toList();
+            List<LeakReport> released = leaks.stream().filter(r -> counts.test(r.id())).toList();
+            StringBuilder problems = new StringBuilder();
+            if (!outstanding.isEmpty()) {
+                problems.append("\n  ").append(outstanding.size()).append(" native resource(s) created ").append(createdWhere)
+                        .append(" and not released:");
+                outstanding.stream().limit(20).forEach(o -> problems.append("\n    ").append(o.describe()));
+            }
+            if (!released.isEmpty()) {
+                problems.append("\n  ").append(released.size()).append(" leak(s) released by the GC instead of by code:");
+                released.stream().limit(5).forEach(r -> problems.append("\n    ").append(r.describe().replace("\n", "\n    ")));
+            }
+            return problems;
+        }
+
+        void stop() {
+            LeakDetection.removeListener(listener);
+        }
+    }
+
     /** What the extension noted before the test. */
-    private record Before(long checkpoint, long heldBytes, LeakListener listener, List<LeakReport> leaks) {}
+    private record Before(Watch watch, long heldBytes) {}
 
     /** What the extension noted before the test class, and the ids each of its tests used, as [first, end). */
-    private record BeforeClass(long checkpoint, LeakListener listener, List<LeakReport> leaks, List<long[]> tests) {
+    private record BeforeClass(Watch watch, List<long[]> tests) {
         boolean madeByATest(long id) {
             for (long[] t : tests) if (id >= t[0] && id < t[1]) return true;
             return false;
@@ -51,13 +90,7 @@ public final class NativeLeakExtension implements BeforeAllCallback, AfterAllCal
     @Override
     public void beforeAll(ExtensionContext context) {
         if (exempt(context)) return;
-        List<LeakReport> leaks = new CopyOnWriteArrayList<>();
-        long checkpoint = NativeMemory.checkpoint();
-        LeakListener listener = r -> {
-            if (r.id() >= checkpoint) leaks.add(r);
-        };
-        LeakDetection.addListener(listener);
-        context.getStore(NS).put(BeforeClass.class, new BeforeClass(checkpoint, listener, leaks, new CopyOnWriteArrayList<>()));
+        context.getStore(NS).put(BeforeClass.class, new BeforeClass(Watch.start(), new CopyOnWriteArrayList<>()));
     }
 
     @Override
@@ -65,25 +98,13 @@ public final class NativeLeakExtension implements BeforeAllCallback, AfterAllCal
         BeforeClass before = context.getStore(NS).remove(BeforeClass.class, BeforeClass.class);
         if (before == null) return;
         try {
-            NativeMemory.cleanUnreachable();
-            List<Outstanding> outstanding = NativeMemory.outstandingSince(before.checkpoint()).stream()
-                    .filter(o -> !before.madeByATest(o.id())).toList();
-            List<LeakReport> leaks = before.leaks().stream().filter(r -> !before.madeByATest(r.id())).toList();
-            StringBuilder problems = new StringBuilder();
-            if (!outstanding.isEmpty()) {
-                problems.append("\n  ").append(outstanding.size()).append(" native resource(s) created outside its tests and not released:");
-                outstanding.stream().limit(20).forEach(o -> problems.append("\n    ").append(o.describe()));
-            }
-            if (!leaks.isEmpty()) {
-                problems.append("\n  ").append(leaks.size()).append(" leak(s) released by the GC instead of by code:");
-                leaks.stream().limit(5).forEach(r -> problems.append("\n    ").append(r.describe().replace("\n", "\n    ")));
-            }
+            StringBuilder problems = before.watch().problems(id -> !before.madeByATest(id), "outside its tests");
             if (!problems.isEmpty()) {
                 throw new AssertionError("test class leaves native memory behind: class=" + context.getDisplayName() + problems
                         + "\n  (release in @AfterAll what @BeforeAll creates, or annotate the class @AllowNativeLeaks(\"why\"))");
             }
         } finally {
-            LeakDetection.removeListener(before.listener());
+            before.watch().stop();
         }
     }
 
@@ -91,13 +112,7 @@ public final class NativeLeakExtension implements BeforeAllCallback, AfterAllCal
     public void beforeEach(ExtensionContext context) {
         context.getStore(NS).put(TestStart.class, new TestStart(NativeMemory.checkpoint()));
         if (exempt(context)) return;
-        List<LeakReport> leaks = new CopyOnWriteArrayList<>();
-        long checkpoint = NativeMemory.checkpoint();
-        LeakListener listener = r -> {
-            if (r.id() >= checkpoint) leaks.add(r);
-        };
-        LeakDetection.addListener(listener);
-        context.getStore(NS).put(Before.class, new Before(checkpoint, NativeMemory.heldBytes(), listener, leaks));
+        context.getStore(NS).put(Before.class, new Before(Watch.start(), NativeMemory.heldBytes()));
     }
 
     @Override
@@ -114,19 +129,9 @@ public final class NativeLeakExtension implements BeforeAllCallback, AfterAllCal
         Before before = context.getStore(NS).remove(Before.class, Before.class);
         if (before == null) return;
         try {
-            NativeMemory.cleanUnreachable();
-            List<Outstanding> outstanding = NativeMemory.outstandingSince(before.checkpoint());
+            StringBuilder problems = before.watch().problems(id -> true, "by the test");
             long held = NativeMemory.heldBytes();
-            StringBuilder problems = new StringBuilder();
-            if (!outstanding.isEmpty()) {
-                problems.append("\n  ").append(outstanding.size()).append(" native resource(s) created by the test and not released:");
-                outstanding.stream().limit(20).forEach(o -> problems.append("\n    ").append(o.describe()));
-            }
-            if (!before.leaks().isEmpty()) {
-                problems.append("\n  ").append(before.leaks().size()).append(" leak(s) released by the GC instead of by code:");
-                before.leaks().stream().limit(5).forEach(r -> problems.append("\n    ").append(r.describe().replace("\n", "\n    ")));
-            }
-            if (outstanding.isEmpty() && held > before.heldBytes()) {
+            if (problems.isEmpty() && held > before.heldBytes()) {
                 problems.append("\n  native bytes held by handles grew: before=").append(before.heldBytes())
                         .append(" after=").append(held);
             }
@@ -135,7 +140,7 @@ public final class NativeLeakExtension implements BeforeAllCallback, AfterAllCal
                         + problems + "\n  (close or release them, use a NativeScope, or annotate the test @AllowNativeLeaks(\"why\"))");
             }
         } finally {
-            LeakDetection.removeListener(before.listener());
+            before.watch().stop();
         }
     }
 
