@@ -148,7 +148,7 @@ public final class Planner {
         }
         BindingPlan.Names n = new BindingPlan.Names(d.javaPackage(), raw, raw + "Api", raw + "Exception", raw + "Thunks",
                 raw + "Support", raw + "ByAddress");
-        fitsAFileName(n.byAddress() + ".java", "class " + raw, top);
+        fitsAFileName(n.byAddress() + ".class", "class " + raw, top);
         Map<String, String> taken = new HashMap<>();
         for (String c : List.of(n.raw(), n.typed(), n.exception(), n.thunks(), n.support(), n.byAddress())) taken.put(c, "the generated class " + c);
         reserved.addAll(taken.keySet());
