@@ -1,6 +1,6 @@
 /**
  * Panamax bindgen: declarations files (YAML) parsed into a model mapped onto the core's C type
- * model, and the MetaABI thunks generated from them.
+ * model; the Java bindings and the MetaABI thunks (C glue) generated from them.
  */
 module dev.panamax.bindgen {
     requires transitive dev.panamax.core;
@@ -8,4 +8,5 @@ module dev.panamax.bindgen {
 
     exports dev.panamax.bindgen.decl;
     exports dev.panamax.bindgen.gen;
+    exports dev.panamax.bindgen.glue;
 }

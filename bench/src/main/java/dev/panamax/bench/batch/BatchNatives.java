@@ -3,8 +3,8 @@ package dev.panamax.bench.batch;
 import dev.panamax.core.abi.CFunction;
 import dev.panamax.core.abi.CFunctionType;
 import dev.panamax.core.abi.CType;
-import dev.panamax.core.abi.ThunkEmitter;
-import dev.panamax.core.abi.ThunkSources;
+import dev.panamax.bindgen.glue.ThunkEmitter;
+import dev.panamax.bindgen.glue.ThunkSources;
 import dev.panamax.core.internal.BundledLibrary;
 
 import java.io.IOException;

@@ -6,9 +6,9 @@ import dev.panamax.bindgen.decl.DeclarationsParser;
 import dev.panamax.bindgen.gen.BindingPlan.CallbackPlan;
 import dev.panamax.bindgen.gen.BindingPlan.HandlePlan;
 import dev.panamax.bindgen.gen.BindingPlan.StructPlan;
+import dev.panamax.bindgen.glue.ThunkEmitter;
+import dev.panamax.bindgen.glue.ThunkSources;
 import dev.panamax.core.abi.CFunction;
-import dev.panamax.core.abi.ThunkEmitter;
-import dev.panamax.core.abi.ThunkSources;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

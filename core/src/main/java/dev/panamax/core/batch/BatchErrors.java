@@ -89,6 +89,6 @@ final class BatchErrors {
 
     static IllegalArgumentException symbolNotFound(String thunk, String function) {
         return new IllegalArgumentException("thunk symbol not found: symbol=" + thunk + " function=" + function
-                + " (generate the thunks with the ThunkEmitter and link them into the library)");
+                + " (generate the thunks with panamax bindgen and link them into the library)");
     }
 }

@@ -4,7 +4,6 @@ import dev.panamax.core.abi.CFunction;
 import dev.panamax.core.abi.CType;
 import dev.panamax.core.abi.Classification;
 import dev.panamax.core.abi.MetaAbi;
-import dev.panamax.core.abi.ThunkEmitter;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
@@ -37,9 +36,17 @@ public record Thunk(String name, Classification plan, MemorySegment address, boo
         }
     }
 
+    /** Prefix of every thunk symbol: the thunk of {@code crc32} is {@code pmx_thunk_crc32}. */
+    public static final String SYMBOL_PREFIX = "pmx_thunk_";
+
+    /** The symbol of the thunk of the C function {@code symbol}: {@code pmx_thunk_<symbol>}. */
+    public static String symbolOf(String symbol) {
+        return SYMBOL_PREFIX + symbol;
+    }
+
     /** Finds {@code pmx_thunk_<symbol>} in {@code lookup}; not critical, no status check. */
     public static Thunk find(SymbolLookup lookup, CFunction function) {
-        String symbol = ThunkEmitter.thunkName(function.symbol());
+        String symbol = symbolOf(function.symbol());
         MemorySegment address = lookup.find(symbol)
                 .orElseThrow(() -> BatchErrors.symbolNotFound(symbol, function.symbol()));
         return new Thunk(function.symbol(), MetaAbi.classify(function.type()), address, false, null);

@@ -3,7 +3,6 @@ package dev.panamax.core.call;
 import dev.panamax.core.abi.CFunction;
 import dev.panamax.core.abi.CType;
 import dev.panamax.core.abi.MetaAbi;
-import dev.panamax.core.abi.ThunkEmitter;
 import dev.panamax.core.batch.Batch;
 import dev.panamax.core.batch.BatchEntry;
 import dev.panamax.core.batch.StatusRule;
@@ -87,7 +86,7 @@ public final class BatchedFunction {
     }
 
     private Thunk resolve() {
-        String symbol = ThunkEmitter.thunkName(function.symbol());
+        String symbol = Thunk.symbolOf(function.symbol());
         MemorySegment address = library.find(symbol)
                 .orElseThrow(() -> SymbolNotFoundException.thunk(library.source(), symbol, function.symbol()));
         return new Thunk(function.symbol(), MetaAbi.classify(function.type()), address, critical, status);

@@ -1,4 +1,4 @@
-package dev.panamax.core.abi;
+package dev.panamax.bindgen.glue;
 
 /**
  * Generated C for a set of functions: a header (struct and union typedefs, callback typedefs,

@@ -1,4 +1,12 @@
-package dev.panamax.core.abi;
+package dev.panamax.bindgen.glue;
+
+import dev.panamax.core.abi.BlockLayout;
+import dev.panamax.core.abi.CFunction;
+import dev.panamax.core.abi.CFunctionType;
+import dev.panamax.core.abi.CType;
+import dev.panamax.core.abi.Classification;
+import dev.panamax.core.abi.MetaAbi;
+import dev.panamax.core.batch.Thunk;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,9 +33,6 @@ import java.util.Set;
  * {@code _Static_assert}s that gcc's layout of every struct and union matches the model's.
  */
 public final class ThunkEmitter {
-    /** Prefix of every thunk symbol: the thunk of {@code crc32} is {@code pmx_thunk_crc32}. */
-    public static final String THUNK_PREFIX = "pmx_thunk_";
-
     private static final Set<String> C_KEYWORDS = Set.of("auto", "break", "case", "char", "const", "continue",
             "default", "do", "double", "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
             "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
@@ -38,11 +43,6 @@ public final class ThunkEmitter {
     /** The C name under which a thunk sees {@code f} returning {@code void *} (same symbol, asm label). */
     private static String uniformName(CFunction f) {
         return "pmx_vp_" + f.symbol();
-    }
-
-    /** The thunk symbol of {@code symbol}. */
-    public static String thunkName(String symbol) {
-        return THUNK_PREFIX + symbol;
     }
 
     /**
@@ -159,7 +159,7 @@ public final class ThunkEmitter {
             b.append("extern void *").append(uniformName(f)).append('(').append(paramList(t, types)).append(") __asm__(\"")
                     .append(f.symbol()).append("\");\n");
         }
-        b.append("PMX_THUNK void *").append(thunkName(f.symbol())).append("(void *param) {\n");
+        b.append("PMX_THUNK void *").append(Thunk.symbolOf(f.symbol())).append("(void *param) {\n");
         List<String> args = new ArrayList<>();
         switch (c.mode()) {
             case VOID -> b.append("    (void) param;\n");

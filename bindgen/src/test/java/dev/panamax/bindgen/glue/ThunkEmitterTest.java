@@ -1,4 +1,8 @@
-package dev.panamax.core.abi;
+package dev.panamax.bindgen.glue;
+
+import dev.panamax.core.abi.CFunction;
+import dev.panamax.core.abi.CFunctionType;
+import dev.panamax.core.abi.FfmLayouts;
 
 import org.junit.jupiter.api.Test;
 
@@ -8,7 +12,7 @@ import static dev.panamax.core.abi.CType.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 class ThunkEmitterTest {
-    static final Struct POINT = MetaAbiGoldenTest.POINT;
+    static final Struct POINT = new Struct("Point", List.of(new Field("x", F32), new Field("y", F32)));
 
     @Test
     void thunkBodiesFollowTheClassification() {
