@@ -1,0 +1,96 @@
+package dev.panamax.tensor;
+
+import dev.panamax.tensor.spi.Backend;
+import dev.panamax.tensor.spi.Kernel;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.random.RandomGenerator;
+
+/** Tensors made from values: fills, ranges, Java arrays, random numbers. */
+final class Creation {
+    private Creation() {}
+
+    static Shape shapeOf(String op, int[] dims) {
+        for (int d : dims) {
+            if (d < 0) throw new TensorException(op, "negative dimension in " + Arrays.toString(dims) + "; expected sizes >= 0");
+        }
+        return Shape.of(dims);
+    }
+
+    static Tensor full(Backend backend, DType dtype, double value, Shape shape) {
+        Tensor t = Tensor.empty(backend, dtype, shape);
+        backend.execute(new Kernel.Fill(t.operand(), value));
+        return t;
+    }
+
+    static Tensor arange(Backend backend, DType dtype, double start, double end, double step) {
+        if (step == 0 || Double.isNaN(step)) throw new TensorException("arange", "step " + step + "; expected a nonzero step");
+        double count = Math.ceil((end - start) / step);
+        if (count > Integer.MAX_VALUE) throw new TensorException("arange", count + " elements; expected at most " + Integer.MAX_VALUE);
+        int n = (int) Math.max(0, count);
+        Tensor t = Tensor.empty(backend, dtype, Shape.of(n));
+        MemorySegment s = t.storage.segment();
+        for (int i = 0; i < n; i++) {
+            double v = start + i * step;
+            switch (dtype) {
+                case F32 -> s.setAtIndex(ValueLayout.JAVA_FLOAT, i, (float) v);
+                case F16 -> s.setAtIndex(ValueLayout.JAVA_SHORT, i, dev.panamax.core.fp16.Fp16.toHalf((float) v));
+                case I32 -> s.setAtIndex(ValueLayout.JAVA_INT, i, (int) v);
+                case I64 -> s.setAtIndex(ValueLayout.JAVA_LONG, i, (long) v);
+            }
+        }
+        return t;
+    }
+
+    /** {@code array} is a primitive array of {@code dtype}'s Java type. */
+    static Tensor fromArray(Backend backend, DType dtype, Object array, int length, int[] dims) {
+        Shape shape = dims.length == 0 ? Shape.of(length) : shapeOf("of", dims);
+        if (shape.elements() != length) {
+            throw new TensorException("of", "an array of " + length + " elements for shape " + shape + "; expected "
+                    + shape.elements() + " elements");
+        }
+        return write(backend, dtype, array, shape);
+    }
+
+    static Tensor write(Backend backend, DType dtype, Object array, Shape shape) {
+        int length = Math.toIntExact(shape.elements());
+        Tensor t = Tensor.empty(backend, dtype, shape);
+        MemorySegment from = switch (array) {
+            case float[] a -> MemorySegment.ofArray(a);
+            case int[] a -> MemorySegment.ofArray(a);
+            case long[] a -> MemorySegment.ofArray(a);
+            case short[] a -> MemorySegment.ofArray(a);
+            default -> throw new IllegalArgumentException("unsupported array " + array.getClass());
+        };
+        MemorySegment.copy(from, 0, t.storage.segment(), 0, (long) length * dtype.byteSize());
+        return t;
+    }
+
+    static Tensor fromRows(Backend backend, float[][] rows) {
+        int cols = rows.length == 0 ? 0 : rows[0].length;
+        float[] flat = new float[rows.length * cols];
+        for (int i = 0; i < rows.length; i++) {
+            if (rows[i].length != cols) {
+                throw new TensorException("of", "row " + i + " has " + rows[i].length + " values; expected " + cols + " like row 0");
+            }
+            System.arraycopy(rows[i], 0, flat, i * cols, cols);
+        }
+        return fromArray(backend, DType.F32, flat, flat.length, new int[] {rows.length, cols});
+    }
+
+    static Tensor uniform(Backend backend, RandomGenerator rng, double low, double high, Shape shape) {
+        if (!(low < high)) throw new TensorException("uniform", "range [" + low + ", " + high + "); expected low < high");
+        float[] v = new float[Math.toIntExact(shape.elements())];
+        for (int i = 0; i < v.length; i++) v[i] = (float) (low + (high - low) * rng.nextDouble());
+        return write(backend, DType.F32, v, shape);
+    }
+
+    static Tensor normal(Backend backend, RandomGenerator rng, double mean, double std, Shape shape) {
+        if (!(std >= 0)) throw new TensorException("normal", "standard deviation " + std + "; expected >= 0");
+        float[] v = new float[Math.toIntExact(shape.elements())];
+        for (int i = 0; i < v.length; i++) v[i] = (float) (mean + std * rng.nextGaussian());
+        return write(backend, DType.F32, v, shape);
+    }
+}

@@ -1,0 +1,132 @@
+package dev.panamax.tensor;
+
+import dev.panamax.tensor.spi.BinaryOp;
+import dev.panamax.tensor.spi.Kernel;
+import dev.panamax.tensor.spi.UnaryOp;
+
+/** Elementwise ops with NumPy broadcasting, and their gradients. */
+final class Elementwise {
+    private Elementwise() {}
+
+    static Tensor unary(String name, UnaryOp op, Tensor x) {
+        Ops.check(name, x);
+        Ops.floating(name, x);
+        Tensor out = Tensor.empty(x.backend, x.dtype(), x.shape);
+        x.backend.execute(new Kernel.Unary(op, out.operand(), x.operand()));
+        if (!Ops.recording(x)) return out;
+        Tensor y = out.detach();
+        return Ops.track(out, name, (g, need) -> new Tensor[] {switch (op) {
+            case NEG -> g.neg();
+            case EXP -> g.mul(y);
+            case LOG -> g.div(x);
+            case SQRT -> g.div(y).mul(0.5);
+            case ABS -> g.mul(apply(UnaryOp.STEP, x).sub(apply(UnaryOp.STEP, x.neg())));
+            case RELU -> g.mul(apply(UnaryOp.STEP, x));
+            case SIGMOID -> g.mul(y.mul(y.neg().add(1)));
+            case TANH -> g.mul(y.mul(y).neg().add(1));
+            case GELU -> g.mul(apply(UnaryOp.GELU_GRAD, x));
+            case COPY, STEP, GELU_GRAD -> throw new IllegalStateException("no gradient for " + op);
+        }}, x);
+    }
+
+    /** The kernel alone, untracked. */
+    static Tensor apply(UnaryOp op, Tensor x) {
+        Tensor out = Tensor.empty(x.backend, x.dtype(), x.shape);
+        x.backend.execute(new Kernel.Unary(op, out.operand(), x.operand()));
+        return out;
+    }
+
+    static Shape broadcastShape(String name, Tensor... operands) {
+        Shape s = operands[0].shape;
+        for (int i = 1; i < operands.length && s != null; i++) s = Shape.broadcast(s, operands[i].shape);
+        if (s == null) {
+            throw TensorException.of(name, "shapes do not broadcast; expected equal sizes or 1 in each dimension aligned from the right",
+                    operands);
+        }
+        return s;
+    }
+
+    static Tensor binary(String name, BinaryOp op, Tensor a, Tensor b) {
+        Ops.check(name, a, b);
+        Ops.sameDtype(name, a, b);
+        if (op == BinaryOp.POW) Ops.floating(name, a, b);
+        Shape shape = broadcastShape(name, a, b);
+        Tensor out = Tensor.empty(a.backend, a.dtype(), shape);
+        a.backend.execute(new Kernel.Binary(op, out.operand(), a.operandAs(shape), b.operandAs(shape)));
+        if (op.isComparison() || !Ops.recording(a, b)) return out;
+        Tensor y = out.detach();
+        return Ops.track(out, name, (g, need) -> {
+            Tensor ga = null, gb = null;
+            switch (op) {
+                case ADD -> {
+                    ga = g;
+                    gb = g;
+                }
+                case SUB -> {
+                    ga = g;
+                    if (need[1]) gb = g.neg();
+                }
+                case MUL -> {
+                    if (need[0]) ga = g.mul(b);
+                    if (need[1]) gb = g.mul(a);
+                }
+                case DIV -> {
+                    if (need[0]) ga = g.div(b);
+                    if (need[1]) gb = g.mul(y).div(b).neg();
+                }
+                case POW -> {
+                    if (need[0]) ga = g.mul(b).mul(a.pow(b.sub(1)));
+                    if (need[1]) gb = g.mul(y).mul(a.log());
+                }
+                case MAX, MIN -> {
+                    Tensor wins = op == BinaryOp.MAX ? a.gt(b) : a.lt(b);
+                    Tensor half = a.eq(b).mul(0.5);
+                    Tensor share = wins.add(half);
+                    if (need[0]) ga = g.mul(share);
+                    if (need[1]) gb = g.mul(share.neg().add(1));
+                }
+                default -> throw new IllegalStateException("no gradient for " + op);
+            }
+            return new Tensor[] {ga == null ? null : Reduction.sumTo(ga, a.shape), gb == null ? null : Reduction.sumTo(gb, b.shape)};
+        }, a, b);
+    }
+
+    static Tensor scalar(String name, BinaryOp op, Tensor a, double value) {
+        Ops.check(name, a);
+        if (op == BinaryOp.POW) Ops.floating(name, a);
+        Tensor out = Tensor.empty(a.backend, a.dtype(), a.shape);
+        a.backend.execute(new Kernel.BinaryScalar(op, out.operand(), a.operand(), value));
+        if (op.isComparison() || !Ops.recording(a)) return out;
+        return Ops.track(out, name, (g, need) -> new Tensor[] {switch (op) {
+            case ADD, SUB -> g;
+            case MUL -> g.mul(value);
+            case DIV -> g.div(value);
+            case POW -> g.mul(a.pow(value - 1)).mul(value);
+            case MAX, MIN -> g.mul(op == BinaryOp.MAX ? a.gt(value) : a.lt(value));
+            default -> throw new IllegalStateException("no gradient for " + op);
+        }}, a);
+    }
+
+    static Tensor where(Tensor cond, Tensor a, Tensor b) {
+        Ops.check("where", cond, a, b);
+        if (a.dtype() != b.dtype()) throw TensorException.of("where", "a and b differ in dtype; expected one dtype", cond, a, b);
+        Shape shape = broadcastShape("where", cond, a, b);
+        Tensor out = Tensor.empty(a.backend, a.dtype(), shape);
+        a.backend.execute(new Kernel.Where(out.operand(), cond.operandAs(shape), a.operandAs(shape), b.operandAs(shape)));
+        if (!Ops.recording(a, b)) return out;
+        return Ops.track(out, "where", (g, need) -> {
+            Tensor zero = Creation.full(g.backend, g.dtype(), 0, Shape.scalar());
+            return new Tensor[] {null,
+                    need[1] ? Reduction.sumTo(where(cond, g, zero), a.shape) : null,
+                    need[2] ? Reduction.sumTo(where(cond, zero, g), b.shape) : null};
+        }, cond, a, b);
+    }
+
+    static Tensor cast(Tensor x, DType dtype) {
+        Ops.check("cast", x);
+        if (x.dtype() == dtype) return x;
+        Tensor out = Movement.copyAs(x, dtype);
+        if (!dtype.isFloating() || !Ops.recording(x)) return out;
+        return Ops.track(out, "cast", (g, need) -> new Tensor[] {g.cast(x.dtype())}, x);
+    }
+}

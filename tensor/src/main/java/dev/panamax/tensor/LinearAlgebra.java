@@ -1,0 +1,61 @@
+package dev.panamax.tensor;
+
+import dev.panamax.tensor.spi.Kernel;
+import dev.panamax.tensor.spi.Operand;
+
+/** matmul with NumPy's rules, lowered to one rank-3 batched kernel. */
+final class LinearAlgebra {
+    private LinearAlgebra() {}
+
+    static Tensor matmul(Tensor a, Tensor b) {
+        Ops.check("matmul", a, b);
+        Ops.floating("matmul", a, b);
+        Ops.sameDtype("matmul", a, b);
+        if (a.rank() == 0 || b.rank() == 0) throw TensorException.of("matmul", "expected operands of rank 1 or more", a, b);
+        if (a.rank() == 1) return matmul(a.unsqueeze(0), b).squeeze(-2);
+        if (b.rank() == 1) return matmul(a, b.unsqueeze(1)).squeeze(-1);
+        int m = a.dim(-2), k = a.dim(-1), k2 = b.dim(-2), n = b.dim(-1);
+        if (k != k2) {
+            throw TensorException.of("matmul", "inner dimensions differ (" + k + " and " + k2 + "); expected a (..., m, k) and b (..., k, n)", a, b);
+        }
+        Shape batchA = Shape.of(java.util.Arrays.copyOf(a.shape.raw(), a.rank() - 2));
+        Shape batchB = Shape.of(java.util.Arrays.copyOf(b.shape.raw(), b.rank() - 2));
+        Shape batch = Shape.broadcast(batchA, batchB);
+        if (batch == null) throw TensorException.of("matmul", "batch dimensions do not broadcast", a, b);
+        int batchCount = Math.toIntExact(batch.elements());
+        int[] outDims = java.util.Arrays.copyOf(batch.raw(), batch.rank() + 2);
+        outDims[batch.rank()] = m;
+        outDims[batch.rank() + 1] = n;
+        Tensor out = Tensor.empty(a.backend, a.dtype(), Shape.of(outDims));
+        Operand o = new Operand(out.storage, new int[] {batchCount, m, n}, new long[] {(long) m * n, n, 1}, 0);
+        a.backend.execute(new Kernel.MatMul(o, asBatch(a, batch, m, k), asBatch(b, batch, k, n), false));
+        return Ops.track(out, "matmul", (g, need) -> new Tensor[] {
+                need[0] ? Reduction.sumTo(g.matmul(b.transpose(-1, -2)), a.shape) : null,
+                need[1] ? Reduction.sumTo(a.transpose(-1, -2).matmul(g), b.shape) : null}, a, b);
+    }
+
+    /** {@code t} broadcast to {@code batch + (rows, cols)} as a rank-3 operand; copies only when its batch strides do not collapse. */
+    private static Operand asBatch(Tensor t, Shape batch, int rows, int cols) {
+        int[] dims = java.util.Arrays.copyOf(batch.raw(), batch.rank() + 2);
+        dims[batch.rank()] = rows;
+        dims[batch.rank() + 1] = cols;
+        Shape full = Shape.of(dims);
+        long[] s = Movement.broadcastStrides(t, full);
+        int nb = batch.rank();
+        long batchStride = 0;
+        boolean collapses = true;
+        int inner = -1;
+        for (int i = nb - 1; i >= 0; i--) {
+            if (batch.dim(i) == 1) continue;
+            if (inner < 0) batchStride = s[i];
+            else if (s[i] != s[inner] * batch.dim(inner)) collapses = false;
+            inner = i;
+        }
+        int count = Math.toIntExact(batch.elements());
+        if (collapses) {
+            return new Operand(t.storage, new int[] {count, rows, cols}, new long[] {batchStride, s[nb], s[nb + 1]}, t.offset);
+        }
+        Tensor dense = Movement.copyAs(new Tensor(t.backend, t.storage, full, s, t.offset), t.dtype());
+        return new Operand(dense.storage, new int[] {count, rows, cols}, new long[] {(long) rows * cols, cols, 1}, 0);
+    }
+}

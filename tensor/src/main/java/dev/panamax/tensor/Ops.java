@@ -1,0 +1,49 @@
+package dev.panamax.tensor;
+
+/** Checks every op makes first, and the recording of autograd nodes. */
+final class Ops {
+    private Ops() {}
+
+    /** Operands must be non-null, alive and on one backend. */
+    static void check(String op, Tensor... operands) {
+        for (Tensor t : operands) {
+            if (t == null) throw TensorException.of(op, "an operand is null", operands);
+            if (t.storage.isFreed()) {
+                throw TensorException.of(op, "an operand's storage was already freed (closed, or its TensorScope ended)", operands);
+            }
+        }
+        for (Tensor t : operands) {
+            if (t.backend != operands[0].backend) {
+                throw TensorException.of(op, "operands live on different backends (" + operands[0].backend.name() + " and "
+                        + t.backend.name() + "); expected one backend", operands);
+            }
+        }
+    }
+
+    static void floating(String op, Tensor... operands) {
+        for (Tensor t : operands) {
+            if (!t.dtype().isFloating()) throw TensorException.of(op, "expected a floating dtype (f32 or f16)", operands);
+        }
+    }
+
+    static void sameDtype(String op, Tensor... operands) {
+        for (Tensor t : operands) {
+            if (t.dtype() != operands[0].dtype()) {
+                throw TensorException.of(op, "dtypes differ; expected one dtype (convert with cast)", operands);
+            }
+        }
+    }
+
+    /** Whether the graph should record an op over {@code inputs}. */
+    static boolean recording(Tensor... inputs) {
+        if (!Autograd.isEnabled()) return false;
+        for (Tensor t : inputs) if (t != null && t.requiresGrad()) return true;
+        return false;
+    }
+
+    /** Records {@code out} as the result of {@code op} over {@code inputs} when any needs a gradient. */
+    static Tensor track(Tensor out, String op, Node.Backward backward, Tensor... inputs) {
+        if (recording(inputs)) out.attach(new Node(op, inputs, backward));
+        return out;
+    }
+}

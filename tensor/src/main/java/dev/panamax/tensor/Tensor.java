@@ -1,0 +1,674 @@
+package dev.panamax.tensor;
+
+import dev.panamax.core.memory.NativeScope;
+import dev.panamax.tensor.spi.Backend;
+import dev.panamax.tensor.spi.BinaryOp;
+import dev.panamax.tensor.spi.Kernel;
+import dev.panamax.tensor.spi.Operand;
+import dev.panamax.tensor.spi.ReduceOp;
+import dev.panamax.tensor.spi.Storage;
+import dev.panamax.tensor.spi.UnaryOp;
+
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * An n-dimensional array of one {@link DType} in owned native memory, with NumPy's broadcasting and
+ * reverse-mode autograd. A tensor is a strided view of a {@link Storage}: reshape (when the strides
+ * allow), transpose, permute, slice, expand and broadcasting make new views of the same memory
+ * without copying.
+ *
+ * <pre>{@code
+ * Tensor w = Tensor.normal(new SplittableRandom(1), 0, 0.1, 3, 2).requiresGrad(true);
+ * Tensor x = Tensor.of(new float[] {1, 2, 3, 4, 5, 6}, 2, 3);
+ * Tensor loss = x.matmul(w).relu().sum();
+ * loss.backward();
+ * float[] dw = w.grad().toFloatArray();     // d loss / d w, shape (3, 2)
+ * }</pre>
+ *
+ * <p><b>Memory.</b> Storage is freed by whichever comes first: {@link #close()}, the end of the
+ * {@link TensorScope} it was made in, or the GC once no tensor refers to it (the GC sees each
+ * storage's true size, so it runs in time on its own). Gradients of leaves ({@link #grad()}) belong
+ * to their leaf, not to the scope that was open during {@code backward}.
+ *
+ * <p><b>Errors.</b> Every op checks its operands first and throws {@link TensorException} naming
+ * the op, the operands' shapes and dtypes and what it expected.
+ */
+public final class Tensor implements AutoCloseable {
+    final Backend backend;
+    final Storage storage;
+    final Shape shape;
+    final long[] strides;
+    final long offset;
+    private boolean requiresGrad;
+    private Tensor grad;
+    Node node;
+
+    Tensor(Backend backend, Storage storage, Shape shape, long[] strides, long offset) {
+        this.backend = backend;
+        this.storage = storage;
+        this.shape = shape;
+        this.strides = strides;
+        this.offset = offset;
+    }
+
+    // ---------------------------------------------------------------- creation
+
+    /** A new tensor of {@code dtype} and {@code shape} on {@code backend}, content undefined. */
+    static Tensor empty(Backend backend, DType dtype, Shape shape) {
+        Storage s = backend.allocate(dtype, shape.elements());
+        return new Tensor(backend, s, shape, shape.contiguousStrides(), 0);
+    }
+
+    /** f32 zeros of the given dimensions, on the current backend. */
+    public static Tensor zeros(int... dims) {
+        return full(DType.F32, 0, dims);
+    }
+
+    public static Tensor zeros(DType dtype, int... dims) {
+        return full(dtype, 0, dims);
+    }
+
+    /** f32 ones of the given dimensions. */
+    public static Tensor ones(int... dims) {
+        return full(DType.F32, 1, dims);
+    }
+
+    public static Tensor ones(DType dtype, int... dims) {
+        return full(dtype, 1, dims);
+    }
+
+    /** f32 filled with {@code value}. */
+    public static Tensor full(double value, int... dims) {
+        return full(DType.F32, value, dims);
+    }
+
+    /** {@code dtype} filled with {@code value} (converted as a store converts). */
+    public static Tensor full(DType dtype, double value, int... dims) {
+        return Creation.full(Backends.current(), dtype, value, Creation.shapeOf("full", dims));
+    }
+
+    /** A rank-0 f32 tensor. */
+    public static Tensor scalar(double value) {
+        return full(DType.F32, value);
+    }
+
+    /** {@code 0, 1, ..., n-1} as I64, like {@code numpy.arange(n)}. */
+    public static Tensor arange(long n) {
+        return Creation.arange(Backends.current(), DType.I64, 0, n, 1);
+    }
+
+    /** {@code start, start+step, ...} below {@code end} (above, for a negative step), as {@code dtype}. */
+    public static Tensor arange(DType dtype, double start, double end, double step) {
+        return Creation.arange(Backends.current(), dtype, start, end, step);
+    }
+
+    /** f32 from {@code data}, shaped by {@code dims} (1-D when none given). */
+    public static Tensor of(float[] data, int... dims) {
+        return Creation.fromArray(Backends.current(), DType.F32, data, data.length, dims);
+    }
+
+    /** f32 from a rectangular 2-D array. */
+    public static Tensor of(float[][] rows) {
+        return Creation.fromRows(Backends.current(), rows);
+    }
+
+    /** I32 from {@code data}, shaped by {@code dims} (1-D when none given). */
+    public static Tensor of(int[] data, int... dims) {
+        return Creation.fromArray(Backends.current(), DType.I32, data, data.length, dims);
+    }
+
+    /** I64 from {@code data}, shaped by {@code dims} (1-D when none given). */
+    public static Tensor of(long[] data, int... dims) {
+        return Creation.fromArray(Backends.current(), DType.I64, data, data.length, dims);
+    }
+
+    /** F16 from IEEE half bit patterns, shaped by {@code dims}. */
+    public static Tensor ofHalf(short[] bits, int... dims) {
+        return Creation.fromArray(Backends.current(), DType.F16, bits, bits.length, dims);
+    }
+
+    /** f32 uniform in {@code [low, high)} from {@code rng} (seed it for repeatable values). */
+    public static Tensor uniform(RandomGenerator rng, double low, double high, int... dims) {
+        return Creation.uniform(Backends.current(), rng, low, high, Creation.shapeOf("uniform", dims));
+    }
+
+    /** f32 normal with the given mean and standard deviation from {@code rng}. */
+    public static Tensor normal(RandomGenerator rng, double mean, double std, int... dims) {
+        return Creation.normal(Backends.current(), rng, mean, std, Creation.shapeOf("normal", dims));
+    }
+
+    /** Zeros of this tensor's dtype and shape, on its backend. */
+    public Tensor zerosLike() {
+        return Creation.full(backend, dtype(), 0, shape);
+    }
+
+    /** Ones of this tensor's dtype and shape, on its backend. */
+    public Tensor onesLike() {
+        return Creation.full(backend, dtype(), 1, shape);
+    }
+
+    // ---------------------------------------------------------------- properties
+
+    public DType dtype() {
+        return storage.dtype();
+    }
+
+    public Shape shape() {
+        return shape;
+    }
+
+    /** The dimensions (a copy). */
+    public int[] dims() {
+        return shape.dims();
+    }
+
+    /** Size of dimension {@code axis} (negative counts from the end). */
+    public int dim(int axis) {
+        return shape.dim(axis);
+    }
+
+    public int rank() {
+        return shape.rank();
+    }
+
+    public long elements() {
+        return shape.elements();
+    }
+
+    /** Element strides (a copy). */
+    public long[] strides() {
+        return strides.clone();
+    }
+
+    /** Offset of element (0, ...) into the storage, in elements. */
+    public long offset() {
+        return offset;
+    }
+
+    public Backend backend() {
+        return backend;
+    }
+
+    /** The storage this tensor views (shared by its views). */
+    public Storage storage() {
+        return storage;
+    }
+
+    /** Whether the elements are dense in row-major order. */
+    public boolean isContiguous() {
+        return operand().isContiguous();
+    }
+
+    /** The kernel's view of this tensor. */
+    public Operand operand() {
+        return new Operand(storage, shape.raw(), strides, offset);
+    }
+
+    /** This tensor's view broadcast to {@code target} (zero strides where it is expanded). */
+    Operand operandAs(Shape target) {
+        if (target.equals(shape)) return operand();
+        return new Operand(storage, target.raw(), Movement.broadcastStrides(this, target), offset);
+    }
+
+    // ---------------------------------------------------------------- elementwise
+
+    public Tensor add(Tensor other) {
+        return Elementwise.binary("add", BinaryOp.ADD, this, other);
+    }
+
+    public Tensor add(double value) {
+        return Elementwise.scalar("add", BinaryOp.ADD, this, value);
+    }
+
+    public Tensor sub(Tensor other) {
+        return Elementwise.binary("sub", BinaryOp.SUB, this, other);
+    }
+
+    public Tensor sub(double value) {
+        return Elementwise.scalar("sub", BinaryOp.SUB, this, value);
+    }
+
+    public Tensor mul(Tensor other) {
+        return Elementwise.binary("mul", BinaryOp.MUL, this, other);
+    }
+
+    public Tensor mul(double value) {
+        return Elementwise.scalar("mul", BinaryOp.MUL, this, value);
+    }
+
+    public Tensor div(Tensor other) {
+        return Elementwise.binary("div", BinaryOp.DIV, this, other);
+    }
+
+    public Tensor div(double value) {
+        return Elementwise.scalar("div", BinaryOp.DIV, this, value);
+    }
+
+    /** Elementwise power {@code this ^ exponent}. */
+    public Tensor pow(Tensor exponent) {
+        return Elementwise.binary("pow", BinaryOp.POW, this, exponent);
+    }
+
+    public Tensor pow(double exponent) {
+        return Elementwise.scalar("pow", BinaryOp.POW, this, exponent);
+    }
+
+    /** Elementwise maximum (NaN wins, as in NumPy's {@code maximum}). */
+    public Tensor maximum(Tensor other) {
+        return Elementwise.binary("maximum", BinaryOp.MAX, this, other);
+    }
+
+    public Tensor minimum(Tensor other) {
+        return Elementwise.binary("minimum", BinaryOp.MIN, this, other);
+    }
+
+    /** 1 where equal, else 0, in this tensor's dtype. */
+    public Tensor eq(Tensor other) {
+        return Elementwise.binary("eq", BinaryOp.EQ, this, other);
+    }
+
+    public Tensor ne(Tensor other) {
+        return Elementwise.binary("ne", BinaryOp.NE, this, other);
+    }
+
+    public Tensor lt(Tensor other) {
+        return Elementwise.binary("lt", BinaryOp.LT, this, other);
+    }
+
+    public Tensor le(Tensor other) {
+        return Elementwise.binary("le", BinaryOp.LE, this, other);
+    }
+
+    public Tensor gt(Tensor other) {
+        return Elementwise.binary("gt", BinaryOp.GT, this, other);
+    }
+
+    public Tensor ge(Tensor other) {
+        return Elementwise.binary("ge", BinaryOp.GE, this, other);
+    }
+
+    /** 1 where {@code this > value}, else 0. */
+    public Tensor gt(double value) {
+        return Elementwise.scalar("gt", BinaryOp.GT, this, value);
+    }
+
+    public Tensor lt(double value) {
+        return Elementwise.scalar("lt", BinaryOp.LT, this, value);
+    }
+
+    /** {@code a} where {@code cond} is nonzero, else {@code b}; all three broadcast together. */
+    public static Tensor where(Tensor cond, Tensor a, Tensor b) {
+        return Elementwise.where(cond, a, b);
+    }
+
+    public Tensor neg() {
+        return Elementwise.unary("neg", UnaryOp.NEG, this);
+    }
+
+    public Tensor exp() {
+        return Elementwise.unary("exp", UnaryOp.EXP, this);
+    }
+
+    public Tensor log() {
+        return Elementwise.unary("log", UnaryOp.LOG, this);
+    }
+
+    public Tensor sqrt() {
+        return Elementwise.unary("sqrt", UnaryOp.SQRT, this);
+    }
+
+    public Tensor abs() {
+        return Elementwise.unary("abs", UnaryOp.ABS, this);
+    }
+
+    public Tensor relu() {
+        return Elementwise.unary("relu", UnaryOp.RELU, this);
+    }
+
+    /** GELU in its tanh form (PyTorch's {@code gelu(approximate='tanh')}). */
+    public Tensor gelu() {
+        return Elementwise.unary("gelu", UnaryOp.GELU, this);
+    }
+
+    public Tensor sigmoid() {
+        return Elementwise.unary("sigmoid", UnaryOp.SIGMOID, this);
+    }
+
+    public Tensor tanh() {
+        return Elementwise.unary("tanh", UnaryOp.TANH, this);
+    }
+
+    /** A copy converted to {@code dtype} (this tensor itself when it already has it). */
+    public Tensor cast(DType dtype) {
+        return Elementwise.cast(this, dtype);
+    }
+
+    // ---------------------------------------------------------------- reductions
+
+    /** Sum of all elements, rank 0. */
+    public Tensor sum() {
+        return Reduction.sum(this, Reduction.allAxes(this), false);
+    }
+
+    /** Sum along {@code axis}; keeps it as size 1 when {@code keepDim}. */
+    public Tensor sum(int axis, boolean keepDim) {
+        return Reduction.sum(this, new int[] {axis}, keepDim);
+    }
+
+    /** Sum along several axes. */
+    public Tensor sum(int[] axes, boolean keepDim) {
+        return Reduction.sum(this, axes, keepDim);
+    }
+
+    /** Mean of all elements, rank 0. */
+    public Tensor mean() {
+        return Reduction.mean(this, Reduction.allAxes(this), false);
+    }
+
+    public Tensor mean(int axis, boolean keepDim) {
+        return Reduction.mean(this, new int[] {axis}, keepDim);
+    }
+
+    public Tensor mean(int[] axes, boolean keepDim) {
+        return Reduction.mean(this, axes, keepDim);
+    }
+
+    /** Largest element, rank 0. */
+    public Tensor max() {
+        return Reduction.extreme("max", ReduceOp.MAX, this.reshape(-1), 0, false);
+    }
+
+    /** Largest value along {@code axis}. */
+    public Tensor max(int axis, boolean keepDim) {
+        return Reduction.extreme("max", ReduceOp.MAX, this, axis, keepDim);
+    }
+
+    public Tensor min(int axis, boolean keepDim) {
+        return Reduction.extreme("min", ReduceOp.MIN, this, axis, keepDim);
+    }
+
+    /** Index (I64) of the first largest value along {@code axis}, the axis dropped. */
+    public Tensor argmax(int axis) {
+        return Reduction.argmax(this, axis, false);
+    }
+
+    public Tensor argmax(int axis, boolean keepDim) {
+        return Reduction.argmax(this, axis, keepDim);
+    }
+
+    // ---------------------------------------------------------------- linear algebra and composites
+
+    /**
+     * Matrix product with NumPy's {@code matmul} rules: 1-D operands are promoted and the added
+     * dimension removed again; leading (batch) dimensions broadcast.
+     */
+    public Tensor matmul(Tensor other) {
+        return LinearAlgebra.matmul(this, other);
+    }
+
+    public Tensor softmax(int axis) {
+        return Composite.softmax(this, axis);
+    }
+
+    public Tensor logSoftmax(int axis) {
+        return Composite.logSoftmax(this, axis);
+    }
+
+    /**
+     * Normalizes over the last dimension ({@code (x - mean) / sqrt(var + eps)}, biased variance),
+     * then scales by {@code weight} and shifts by {@code bias} (either may be null).
+     */
+    public Tensor layerNorm(Tensor weight, Tensor bias, double eps) {
+        return Composite.layerNorm(this, weight, bias, eps);
+    }
+
+    // ---------------------------------------------------------------- movement (views)
+
+    /** A view with new dimensions (one may be -1: inferred); copies only when strides forbid a view. */
+    public Tensor reshape(int... dims) {
+        return Movement.reshape(this, dims);
+    }
+
+    /** All dimensions as one. */
+    public Tensor flatten() {
+        return reshape(-1);
+    }
+
+    /** A view with dimensions reordered: result dimension i is this tensor's {@code order[i]}. */
+    public Tensor permute(int... order) {
+        return Movement.permute(this, order);
+    }
+
+    /** A view with two dimensions swapped. */
+    public Tensor transpose(int a, int b) {
+        return Movement.transpose(this, a, b);
+    }
+
+    /** The transpose of a matrix (rank 2). */
+    public Tensor t() {
+        if (rank() != 2) throw TensorException.of("t", "expected a matrix (rank 2)", this);
+        return transpose(0, 1);
+    }
+
+    /** A view of indices {@code start, start+step, ...} below {@code end} along {@code axis}. */
+    public Tensor slice(int axis, int start, int end, int step) {
+        return Movement.slice(this, axis, start, end, step);
+    }
+
+    public Tensor slice(int axis, int start, int end) {
+        return Movement.slice(this, axis, start, end, 1);
+    }
+
+    /** A view of index {@code index} along {@code axis}, that axis removed. */
+    public Tensor select(int axis, int index) {
+        return Movement.select(this, axis, index);
+    }
+
+    /** A view with a size-1 dimension inserted at {@code axis}. */
+    public Tensor unsqueeze(int axis) {
+        return Movement.unsqueeze(this, axis);
+    }
+
+    /** A view without dimension {@code axis}, which must have size 1. */
+    public Tensor squeeze(int axis) {
+        return Movement.squeeze(this, axis);
+    }
+
+    /** A view broadcast to {@code dims} (NumPy's {@code broadcast_to}): no copy, zero strides. */
+    public Tensor expand(int... dims) {
+        return Movement.expand(this, Shape.of(dims));
+    }
+
+    public Tensor broadcastTo(Shape target) {
+        return Movement.expand(this, target);
+    }
+
+    /** This tensor when it is contiguous, otherwise a contiguous copy. */
+    public Tensor contiguous() {
+        return isContiguous() ? this : Movement.copy(this);
+    }
+
+    /** Joins tensors along an existing axis. */
+    public static Tensor concat(List<Tensor> tensors, int axis) {
+        return Movement.concat(tensors, axis);
+    }
+
+    /** Joins tensors of one shape along a new axis. */
+    public static Tensor stack(List<Tensor> tensors, int axis) {
+        return Movement.stack(tensors, axis);
+    }
+
+    /** The entries of {@code axis} picked by {@code index} (1-D, I32 or I64), in its order. */
+    public Tensor indexSelect(int axis, Tensor index) {
+        return Movement.indexSelect(this, axis, index);
+    }
+
+    // ---------------------------------------------------------------- autograd
+
+    public boolean requiresGrad() {
+        return requiresGrad;
+    }
+
+    /**
+     * Marks a leaf whose gradient {@link #backward()} should compute (floating dtypes only).
+     * Returns this tensor.
+     */
+    public Tensor requiresGrad(boolean value) {
+        if (value && !dtype().isFloating()) {
+            throw TensorException.of("requiresGrad", "only floating tensors can require gradients", this);
+        }
+        if (!value && node != null) {
+            throw TensorException.of("requiresGrad", "not a leaf: the result of '" + node.op + "'; use detach()", this);
+        }
+        requiresGrad = value;
+        return this;
+    }
+
+    /** Whether this tensor was made by the user, not recorded from an op. */
+    public boolean isLeaf() {
+        return node == null;
+    }
+
+    /** The accumulated gradient of a leaf, or null before any backward reached it. */
+    public Tensor grad() {
+        return grad;
+    }
+
+    /** Drops (and frees) the gradient. */
+    public void zeroGrad() {
+        if (grad != null) {
+            backend.sync();
+            grad.storage.close();
+            grad = null;
+        }
+    }
+
+    /** Makes this tensor the output of a recorded op. */
+    void attach(Node recorded) {
+        node = recorded;
+        requiresGrad = true;
+    }
+
+    void accumulateGrad(Tensor g) {
+        if (grad == null) {
+            grad = NativeScope.unscoped(() -> Movement.copyAs(g, dtype()));
+        } else {
+            grad.addInPlace(g);
+        }
+    }
+
+    /** Back-propagates from this scalar: gradients of every leaf that requires them accumulate. */
+    public void backward() {
+        GradEngine.backward(this, null);
+    }
+
+    /** Back-propagates with {@code gradient} as d(something)/d(this), shaped like this tensor. */
+    public void backward(Tensor gradient) {
+        GradEngine.backward(this, gradient);
+    }
+
+    /** The same values (a view of the same storage) cut from the graph. */
+    public Tensor detach() {
+        return new Tensor(backend, storage, shape, strides, offset);
+    }
+
+    // ---------------------------------------------------------------- in place (no autograd)
+
+    /** {@code this += other} (broadcast to this shape). Returns this tensor. */
+    public Tensor addInPlace(Tensor other) {
+        return InPlace.binary("addInPlace", BinaryOp.ADD, this, other);
+    }
+
+    public Tensor subInPlace(Tensor other) {
+        return InPlace.binary("subInPlace", BinaryOp.SUB, this, other);
+    }
+
+    public Tensor mulInPlace(Tensor other) {
+        return InPlace.binary("mulInPlace", BinaryOp.MUL, this, other);
+    }
+
+    public Tensor divInPlace(Tensor other) {
+        return InPlace.binary("divInPlace", BinaryOp.DIV, this, other);
+    }
+
+    public Tensor addInPlace(double value) {
+        return InPlace.scalar("addInPlace", BinaryOp.ADD, this, value);
+    }
+
+    public Tensor mulInPlace(double value) {
+        return InPlace.scalar("mulInPlace", BinaryOp.MUL, this, value);
+    }
+
+    /** Copies {@code source}'s values (broadcast, converted) into this tensor. Returns this tensor. */
+    public Tensor copyFrom(Tensor source) {
+        return InPlace.copy(this, source);
+    }
+
+    /** Sets every element to {@code value}. Returns this tensor. */
+    public Tensor fill(double value) {
+        InPlace.check("fill", this);
+        backend.execute(new Kernel.Fill(operand(), value));
+        return this;
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    /** Runs what this tensor's backend has recorded; afterwards its memory is current. */
+    public Tensor sync() {
+        backend.sync();
+        return this;
+    }
+
+    /** The elements in row-major order, converted to float. */
+    public float[] toFloatArray() {
+        return Reading.floats(this);
+    }
+
+    /** The elements in row-major order, converted to double. */
+    public double[] toDoubleArray() {
+        return Reading.doubles(this);
+    }
+
+    /** The elements in row-major order, converted to int (floats truncate toward zero). */
+    public int[] toIntArray() {
+        return Reading.ints(this);
+    }
+
+    /** The elements in row-major order, converted to long. */
+    public long[] toLongArray() {
+        return Reading.longs(this);
+    }
+
+    /** The value of a one-element tensor. */
+    public double item() {
+        if (elements() != 1) throw TensorException.of("item", "expected exactly one element", this);
+        return toDoubleArray()[0];
+    }
+
+    // ---------------------------------------------------------------- memory
+
+    /**
+     * Frees the storage now (shared with every view of it) and the gradient. Further use fails
+     * inside Java. Idempotent.
+     */
+    @Override
+    public void close() {
+        backend.sync();
+        storage.close();
+        if (grad != null) {
+            grad.storage.close();
+            grad = null;
+        }
+    }
+
+    /** Whether the storage has been freed. */
+    public boolean isFreed() {
+        return storage.isFreed();
+    }
+
+    @Override
+    public String toString() {
+        return Reading.describe(this);
+    }
+}

@@ -1,0 +1,181 @@
+package dev.panamax.tensor.reference;
+
+import dev.panamax.tensor.DType;
+import dev.panamax.tensor.spi.Backend;
+import dev.panamax.tensor.spi.BinaryOp;
+import dev.panamax.tensor.spi.Kernel;
+import dev.panamax.tensor.spi.Operand;
+import dev.panamax.tensor.spi.UnaryOp;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The oracle: every kernel as a plain Java loop over indices, floating arithmetic in double and
+ * rounded once on store, integers in long. Runs each kernel when submitted; {@link #sync()} has
+ * nothing to wait for. Written to be read, not to be fast.
+ */
+public final class ReferenceBackend implements Backend {
+    /** The name it is selected by. */
+    public static final String NAME = "reference";
+    private static final double SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
+    private static final double GELU_CUBIC = 0.044715;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void sync() {}
+
+    @Override
+    public void execute(Kernel kernel) {
+        switch (kernel) {
+            case Kernel.Fill k -> fill(k.out(), k.value());
+            case Kernel.Unary k -> unary(k.op(), k.out(), k.in());
+            case Kernel.Binary k -> binary(k.op(), k.out(), k.a(), k.b());
+            case Kernel.BinaryScalar k -> binaryScalar(k.op(), k.out(), k.a(), k.scalar());
+            case Kernel.Where k -> where(k.out(), k.cond(), k.a(), k.b());
+            case Kernel.Reduce k -> Reductions.reduce(k.op(), k.out(), k.in(), k.axis());
+            case Kernel.MatMul k -> matmul(k.out(), k.a(), k.b(), k.accumulate());
+            case Kernel.IndexSelect k -> Indexing.select(k.out(), k.in(), k.index(), k.axis());
+            case Kernel.IndexAdd k -> Indexing.add(k.out(), k.index(), k.src(), k.axis());
+        }
+    }
+
+    private static void fill(Operand out, double value) {
+        MemorySegment o = out.storage().segment();
+        DType t = out.dtype();
+        for (Walk w = new Walk(out.shape(), out); w.hasNext(); w.advance()) Elements.set(o, t, w.offsets[0], value);
+    }
+
+    private static void unary(UnaryOp op, Operand out, Operand in) {
+        MemorySegment o = out.storage().segment(), x = in.storage().segment();
+        DType to = out.dtype(), from = in.dtype();
+        boolean integers = op == UnaryOp.COPY && !from.isFloating() && !to.isFloating();
+        for (Walk w = new Walk(out.shape(), out, in); w.hasNext(); w.advance()) {
+            if (integers) {
+                Elements.setLong(o, to, w.offsets[0], Elements.getLong(x, from, w.offsets[1]));
+            } else {
+                Elements.set(o, to, w.offsets[0], apply(op, Elements.get(x, from, w.offsets[1])));
+            }
+        }
+    }
+
+    static double apply(UnaryOp op, double x) {
+        return switch (op) {
+            case COPY -> x;
+            case NEG -> -x;
+            case EXP -> Math.exp(x);
+            case LOG -> Math.log(x);
+            case SQRT -> Math.sqrt(x);
+            case ABS -> Math.abs(x);
+            case RELU -> x > 0 ? x : 0;
+            case STEP -> x > 0 ? 1 : 0;
+            case SIGMOID -> 1 / (1 + Math.exp(-x));
+            case TANH -> Math.tanh(x);
+            case GELU -> 0.5 * x * (1 + Math.tanh(SQRT_2_OVER_PI * (x + GELU_CUBIC * x * x * x)));
+            case GELU_GRAD -> {
+                double t = Math.tanh(SQRT_2_OVER_PI * (x + GELU_CUBIC * x * x * x));
+                yield 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * SQRT_2_OVER_PI * (1 + 3 * GELU_CUBIC * x * x);
+            }
+        };
+    }
+
+    private static void binary(BinaryOp op, Operand out, Operand a, Operand b) {
+        MemorySegment o = out.storage().segment(), x = a.storage().segment(), y = b.storage().segment();
+        DType t = out.dtype(), ta = a.dtype();
+        for (Walk w = new Walk(out.shape(), out, a, b); w.hasNext(); w.advance()) {
+            if (ta.isFloating()) {
+                Elements.set(o, t, w.offsets[0], apply(op, Elements.get(x, ta, w.offsets[1]), Elements.get(y, ta, w.offsets[2])));
+            } else {
+                Elements.setLong(o, t, w.offsets[0], apply(op, Elements.getLong(x, ta, w.offsets[1]), Elements.getLong(y, ta, w.offsets[2])));
+            }
+        }
+    }
+
+    private static void binaryScalar(BinaryOp op, Operand out, Operand a, double scalar) {
+        MemorySegment o = out.storage().segment(), x = a.storage().segment();
+        DType t = out.dtype(), ta = a.dtype();
+        double s = ta == DType.F32 ? (float) scalar : ta == DType.F16 ? dev.panamax.core.fp16.Fp16.toFloat(dev.panamax.core.fp16.Fp16.toHalf((float) scalar)) : scalar;
+        for (Walk w = new Walk(out.shape(), out, a); w.hasNext(); w.advance()) {
+            if (ta.isFloating()) {
+                Elements.set(o, t, w.offsets[0], apply(op, Elements.get(x, ta, w.offsets[1]), s));
+            } else {
+                Elements.setLong(o, t, w.offsets[0], apply(op, Elements.getLong(x, ta, w.offsets[1]), (long) scalar));
+            }
+        }
+    }
+
+    static double apply(BinaryOp op, double a, double b) {
+        return switch (op) {
+            case ADD -> a + b;
+            case SUB -> a - b;
+            case MUL -> a * b;
+            case DIV -> a / b;
+            case POW -> Math.pow(a, b);
+            case MAX -> Math.max(a, b);
+            case MIN -> Math.min(a, b);
+            case EQ -> a == b ? 1 : 0;
+            case NE -> a != b ? 1 : 0;
+            case LT -> a < b ? 1 : 0;
+            case LE -> a <= b ? 1 : 0;
+            case GT -> a > b ? 1 : 0;
+            case GE -> a >= b ? 1 : 0;
+        };
+    }
+
+    static long apply(BinaryOp op, long a, long b) {
+        return switch (op) {
+            case ADD -> a + b;
+            case SUB -> a - b;
+            case MUL -> a * b;
+            case DIV -> {
+                if (b == 0) throw new ArithmeticException("integer division by zero in div");
+                yield a / b;
+            }
+            case POW -> throw new IllegalArgumentException("pow on integers");
+            case MAX -> Math.max(a, b);
+            case MIN -> Math.min(a, b);
+            case EQ -> a == b ? 1 : 0;
+            case NE -> a != b ? 1 : 0;
+            case LT -> a < b ? 1 : 0;
+            case LE -> a <= b ? 1 : 0;
+            case GT -> a > b ? 1 : 0;
+            case GE -> a >= b ? 1 : 0;
+        };
+    }
+
+    private static void where(Operand out, Operand cond, Operand a, Operand b) {
+        MemorySegment o = out.storage().segment(), c = cond.storage().segment();
+        MemorySegment x = a.storage().segment(), y = b.storage().segment();
+        DType t = out.dtype(), tc = cond.dtype();
+        for (Walk w = new Walk(out.shape(), out, cond, a, b); w.hasNext(); w.advance()) {
+            boolean pick = Elements.get(c, tc, w.offsets[1]) != 0;
+            long from = pick ? w.offsets[2] : w.offsets[3];
+            MemorySegment src = pick ? x : y;
+            if (t.isFloating()) Elements.set(o, t, w.offsets[0], Elements.get(src, t, from));
+            else Elements.setLong(o, t, w.offsets[0], Elements.getLong(src, t, from));
+        }
+    }
+
+    private static void matmul(Operand out, Operand a, Operand b, boolean accumulate) {
+        MemorySegment o = out.storage().segment(), x = a.storage().segment(), y = b.storage().segment();
+        DType t = out.dtype();
+        int batch = out.shape()[0], m = out.shape()[1], n = out.shape()[2], k = a.shape()[2];
+        long[] so = out.strides(), sa = a.strides(), sb = b.strides();
+        for (int p = 0; p < batch; p++) {
+            for (int i = 0; i < m; i++) {
+                for (int j = 0; j < n; j++) {
+                    double sum = 0;
+                    for (int q = 0; q < k; q++) {
+                        sum += Elements.get(x, t, a.offset() + p * sa[0] + i * sa[1] + q * sa[2])
+                                * Elements.get(y, t, b.offset() + p * sb[0] + q * sb[1] + j * sb[2]);
+                    }
+                    long at = out.offset() + p * so[0] + i * so[1] + j * so[2];
+                    Elements.set(o, t, at, accumulate ? Elements.get(o, t, at) + sum : sum);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.panamax.tensor.spi;
+
+import dev.panamax.core.memory.NativeBuffer;
+import dev.panamax.core.memory.SegmentAccess;
+import dev.panamax.tensor.DType;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * A tensor's elements: {@code length} values of one {@link DType}, back to back in owned native
+ * memory. The memory is a core {@link NativeBuffer}, so it is reserved against the native budget,
+ * carries a heap shadow (the GC sees its true size), joins the innermost open scope and is freed
+ * exactly once: by {@link #close()}, by its scope, or by the GC when no tensor refers to it.
+ * Several tensors (views) may share one storage.
+ *
+ * <pre>{@code
+ * Storage s = Storage.allocate(DType.F32, 16);       // what Backend.allocate does by default
+ * s.segment().setAtIndex(ValueLayout.JAVA_FLOAT, 0, 1f);
+ * }</pre>
+ */
+public final class Storage implements AutoCloseable {
+    private final NativeBuffer buffer;
+    private final DType dtype;
+    private final long length;
+    private final MemorySegment segment;
+
+    /**
+     * Wraps {@code buffer} as {@code length} elements of {@code dtype}; the storage owns the buffer
+     * from now on (closing the storage closes it).
+     */
+    public Storage(NativeBuffer buffer, DType dtype, long length) {
+        this.buffer = Objects.requireNonNull(buffer, "buffer");
+        this.dtype = Objects.requireNonNull(dtype, "dtype");
+        if (length < 0) throw new IllegalArgumentException("negative storage length: " + length);
+        this.length = length;
+        long bytes = length * dtype.byteSize();
+        if (buffer.byteSize() < bytes) {
+            throw new IllegalArgumentException("buffer too small for storage: byteSize=" + buffer.byteSize()
+                    + " needed=" + bytes + " (" + length + " x " + dtype.label() + ")");
+        }
+        // the handle's own segment() would tie a shared arena to the buffer, whose close costs a
+        // thread handshake per freed tensor; liveness is checked in segment() instead
+        this.segment = MemorySegment.ofAddress(buffer.address()).reinterpret(bytes);
+    }
+
+    /** Owned memory for {@code length} elements, content undefined, usable from any thread. */
+    public static Storage allocate(DType dtype, long length) {
+        long bytes = Math.multiplyExact(length, (long) dtype.byteSize());
+        return new Storage(NativeBuffer.allocate(bytes, SegmentAccess.SHARED, false), dtype, length);
+    }
+
+    public DType dtype() {
+        return dtype;
+    }
+
+    /** Number of elements. */
+    public long length() {
+        return length;
+    }
+
+    public long byteSize() {
+        return length * dtype.byteSize();
+    }
+
+    /** The native handle that owns the memory (what scopes and the leak detector see). */
+    public NativeBuffer buffer() {
+        return buffer;
+    }
+
+    /** The address of element 0; fails once the storage is freed. */
+    public long address() {
+        return buffer.address();
+    }
+
+    /**
+     * The elements as a segment of {@link #byteSize()} bytes. Fails once the storage is freed; a
+     * segment kept past that point is not checked, so kernels take it when they start and hold the
+     * storage (not the segment) while they wait.
+     */
+    public MemorySegment segment() {
+        if (buffer.isReleased()) {
+            throw new IllegalStateException("tensor storage already freed (closed, or its TensorScope ended): "
+                    + length + " x " + dtype.label());
+        }
+        return segment;
+    }
+
+    public boolean isFreed() {
+        return buffer.isReleased();
+    }
+
+    /** Frees the memory now (idempotent); every tensor viewing it becomes unusable. */
+    @Override
+    public void close() {
+        buffer.close();
+    }
+
+    @Override
+    public String toString() {
+        return "Storage[" + length + " x " + dtype.label() + (isFreed() ? ", freed]" : "]");
+    }
+}

@@ -1,0 +1,27 @@
+package dev.panamax.tensor.spi;
+
+/**
+ * Elementwise functions of one operand. All but {@link #COPY} take and give a floating type
+ * (out's dtype equals in's); {@code COPY} converts between any two dtypes (float to integer
+ * truncates toward zero, as C and NumPy's {@code astype} do; to f16 rounds to nearest even).
+ */
+public enum UnaryOp {
+    /** out = in, converting the dtype when they differ. */
+    COPY,
+    NEG,
+    EXP,
+    LOG,
+    SQRT,
+    ABS,
+    /** max(x, 0). */
+    RELU,
+    /** 1 if x > 0 else 0 (relu's derivative). */
+    STEP,
+    /** 1 / (1 + exp(-x)). */
+    SIGMOID,
+    TANH,
+    /** The tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), PyTorch's {@code gelu(approximate='tanh')}. */
+    GELU,
+    /** d/dx of {@link #GELU}. */
+    GELU_GRAD
+}
