@@ -2,8 +2,8 @@ package dev.panamax.cli;
 
 import dev.panamax.bindgen.decl.Declarations;
 import dev.panamax.bindgen.decl.DeclarationsException;
-import dev.panamax.bindgen.decl.DeclarationsParser;
 import dev.panamax.bindgen.decl.Function;
+import dev.panamax.bindgen.gen.Bindgen;
 import dev.panamax.core.abi.BlockLayout;
 import dev.panamax.core.abi.Classification;
 import dev.panamax.core.abi.MetaAbi;
@@ -31,7 +31,7 @@ final class AbiCommand implements Callable<Integer> {
     public Integer call() {
         Declarations d;
         try {
-            d = DeclarationsParser.parse(file);
+            d = Bindgen.check(file);   // exactly what bindgen accepts
         } catch (DeclarationsException e) {
             System.err.println("panamax abi: " + e.getMessage());
             return 1;

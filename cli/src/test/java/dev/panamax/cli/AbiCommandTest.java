@@ -16,6 +16,7 @@ class AbiCommandTest {
     static final String DECLS = """
             format: 1
             library: demo
+            package: org.example.demo
             types:
               Point: {struct: [[f32, x], [f32, y]]}
               NSRange: {struct: [[u64, location], [u64, length]]}
@@ -75,5 +76,24 @@ class AbiCommandTest {
         Run noFile = run("abi", dir.resolve("absent.yaml").toString(), "f");
         assertNotEquals(0, noFile.exit());
         assertTrue(noFile.err().contains("cannot read"), noFile.err());
+    }
+
+    /** A file bindgen refuses past parsing (planning: names, limits) is refused by abi with the same message. */
+    @Test
+    void refusesExactlyWhatBindgenRefuses(@TempDir Path dir) throws IOException {
+        String[] refusedByThePlan = {
+                DECLS.replace("package: org.example.demo\n", ""),                          // no package
+                DECLS.replace("library: demo", "library: demo\nclass: int"),              // a keyword as the class
+                DECLS.replace("Point: {struct", "DemoApi: {struct").replace("[Point, p]", "[DemoApi, p]"),   // a clash
+        };
+        for (String text : refusedByThePlan) {
+            Path f = Files.writeString(dir.resolve("refused.yaml"), text);
+            Run bindgen = run("bindgen", f.toString(), "--out", dir.resolve("out").toString());
+            Run abi = run("abi", f.toString(), "add");
+            assertEquals(1, bindgen.exit(), bindgen.err());
+            assertEquals(1, abi.exit(), abi.err());
+            assertEquals(bindgen.err().replace("panamax bindgen: ", ""), abi.err().replace("panamax abi: ", ""));
+            assertTrue(abi.err().startsWith("panamax abi: " + f + ":"), abi.err());
+        }
     }
 }

@@ -2,7 +2,7 @@ package dev.panamax.bindgen.decl;
 
 import dev.panamax.core.abi.ScalarKind;
 import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.composer.Composer;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
@@ -12,6 +12,8 @@ import org.snakeyaml.engine.v2.nodes.NodeTuple;
 import org.snakeyaml.engine.v2.nodes.ScalarNode;
 import org.snakeyaml.engine.v2.nodes.SequenceNode;
 import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.parser.ParserImpl;
+import org.snakeyaml.engine.v2.scanner.StreamReader;
 import org.snakeyaml.engine.v2.schema.CoreSchema;
 
 import java.io.IOException;
@@ -49,7 +51,6 @@ public final class DeclarationsParser {
     static final Set<String> CALLBACK_KEYS = orderedSet("returns", "params", "user_data", "calls");
 
     private static final Pattern IDENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-    private static final Pattern JAVA_PACKAGE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*");
     /** {@code T[n]} right after a name, star or another {@code ]}: not valid in a YAML flow sequence as written. */
     private static final Pattern FLOW_ARRAY = Pattern.compile("(?<=[A-Za-z0-9_*\\]])\\[(\\d+)]");
     private static final char OPEN = '\uE000';
@@ -94,7 +95,8 @@ public final class DeclarationsParser {
             // when a surrogate pair straddles the end of a window (1,024 characters by default)
             LoadSettings settings = LoadSettings.builder().setLabel(file).setSchema(new CoreSchema())
                     .setBufferSize(protectedText.length() + 2).build();
-            root = new Compose(settings).composeString(protectedText)
+            var parser = new DepthLimitedParser(new ParserImpl(settings, new StreamReader(settings, protectedText)), file);
+            root = new Composer(settings, parser).getSingleNode()
                     .orElseThrow(() -> new DeclarationsException(new Location(file, 1, 1),
                             "the file is empty; expected a mapping with keys " + TOP_KEYS));
         } catch (MarkedYamlEngineException e) {
@@ -118,10 +120,7 @@ public final class DeclarationsParser {
         List<String> sonames = keys.containsKey("sonames") ? strings(keys.get("sonames"), "sonames") : List.of();
         String javaPackage = null;
         if (keys.containsKey("package")) {
-            javaPackage = string(keys.get("package"), "package");
-            if (!JAVA_PACKAGE.matcher(javaPackage).matches()) {
-                throw error(keys.get("package"), "package '" + javaPackage + "' is not a Java package name; expected e.g. org.example.zlib");
-            }
+            javaPackage = javaPackage(keys.get("package"));
         }
         String className = defaultClassName(library);
         if (keys.containsKey("class")) {
@@ -146,6 +145,25 @@ public final class DeclarationsParser {
         new DeclarationsValidator(types, functions).validate();
         return new Declarations(file, (int) format, library, sonames, javaPackage, className, types, constants, errors,
                 functions);
+    }
+
+    /** A dotted Java package, checked part by part (a regular expression over the whole recurses per part). */
+    private String javaPackage(Node node) {
+        String name = string(node, "package");
+        String shown = name.length() > 80 ? name.substring(0, 80) + "..." : name;
+        if (name.length() > Limits.PACKAGE_LENGTH) {
+            throw error(node, "package '" + shown + "' has " + name.length() + " characters; expected at most " + Limits.PACKAGE_LENGTH);
+        }
+        String[] parts = name.split("\\.", -1);
+        if (parts.length > Limits.PACKAGE_PARTS) {
+            throw error(node, "package '" + shown + "' has " + parts.length + " parts; expected at most " + Limits.PACKAGE_PARTS);
+        }
+        for (String part : parts) {
+            if (!IDENT.matcher(part).matches()) {
+                throw error(node, "package '" + shown + "' is not a Java package name; expected e.g. org.example.zlib");
+            }
+        }
+        return name;
     }
 
     private static String defaultClassName(String library) {
@@ -284,11 +302,13 @@ public final class DeclarationsParser {
                 throw error(node, "array length " + m.group(2) + " in '" + raw + "'; expected 1 to " + Integer.MAX_VALUE);
             }
             dims.add((int) n);
+            tooManyDeclarators(node, raw, dims.size());
             s = m.group(1).strip();
         }
         int stars = 0;
         while (s.endsWith("*")) {
             stars++;
+            tooManyDeclarators(node, raw, dims.size() + stars);
             s = s.substring(0, s.length() - 1).strip();
         }
         TypeRef t;
@@ -313,6 +333,14 @@ public final class DeclarationsParser {
         }
         for (int d : dims) t = new TypeRef.ArrayOf(t, d);
         return t;
+    }
+
+    private void tooManyDeclarators(Node node, String raw, int declarators) {
+        if (declarators > Limits.TYPE_DECLARATORS) {
+            String shown = raw.length() > 60 ? raw.substring(0, 60) + "..." : raw;
+            throw error(node, "type '" + shown + "' has more than " + Limits.TYPE_DECLARATORS + " pointer stars and array"
+                    + " dimensions; expected at most " + Limits.TYPE_DECLARATORS);
+        }
     }
 
     private static String unprotect(String s) {

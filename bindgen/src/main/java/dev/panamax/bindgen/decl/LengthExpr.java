@@ -108,24 +108,61 @@ public sealed interface LengthExpr {
         return e;
     }
 
-    /** Recursive descent over the grammar in the type's documentation. */
+    /**
+     * Recursive descent over the grammar in the type's documentation. Nesting (parentheses, unary minus,
+     * call arguments, choices) and the height of the tree built (a chain {@code a + a + ... + a} is as
+     * tall as it is long) stop at {@link Limits#LENGTH_EXPRESSION_DEPTH}, so nothing that walks the
+     * expression afterwards, nor javac on the code it becomes, runs out of stack.
+     */
     final class Parser {
         private final String text;
         private int at;
+        private int nesting;
+        private final java.util.IdentityHashMap<LengthExpr, Integer> heights = new java.util.IdentityHashMap<>();
 
         private Parser(String text) {
             this.text = text;
         }
 
         LengthExpr expression() {
-            LengthExpr left = sum();
-            String comparison = comparison();
-            if (comparison == null) return left;
-            LengthExpr right = sum();
-            expect('?');
-            LengthExpr then = expression();
-            expect(':');
-            return new Choice(comparison, left, right, then, expression());
+            enter();
+            try {
+                LengthExpr left = sum();
+                String comparison = comparison();
+                if (comparison == null) return left;
+                LengthExpr right = sum();
+                expect('?');
+                LengthExpr then = expression();
+                expect(':');
+                LengthExpr otherwise = expression();
+                return tree(new Choice(comparison, left, right, then, otherwise), left, right, then, otherwise);
+            } finally {
+                nesting--;
+            }
+        }
+
+        private void enter() {
+            if (++nesting > Limits.LENGTH_EXPRESSION_DEPTH) throw tooDeep();
+        }
+
+        /** {@code e}, one level above its {@code children}; refused past the height limit. */
+        private LengthExpr tree(LengthExpr e, LengthExpr... children) {
+            int height = 0;
+            for (LengthExpr c : children) height = Math.max(height, heights.getOrDefault(c, 1));
+            if (height + 1 > Limits.LENGTH_EXPRESSION_DEPTH) throw tooDeep();
+            heights.put(e, height + 1);
+            return e;
+        }
+
+        private IllegalArgumentException tooDeep() {
+            return new IllegalArgumentException("'" + shown() + "' nests deeper than " + Limits.LENGTH_EXPRESSION_DEPTH
+                    + " levels at character " + (at + 1) + "; expected at most " + Limits.LENGTH_EXPRESSION_DEPTH
+                    + " levels of parentheses, operators, calls and choices");
+        }
+
+        /** The text for a message, cut when long. */
+        private String shown() {
+            return text.length() > 80 ? text.substring(0, 80) + "..." : text;
         }
 
         private String comparison() {
@@ -145,7 +182,8 @@ public sealed interface LengthExpr {
                 skipSpaces();
                 if (at < text.length() && (text.charAt(at) == '+' || text.charAt(at) == '-')) {
                     char op = text.charAt(at++);
-                    e = new Binary(op, e, product());
+                    LengthExpr right = product();
+                    e = tree(new Binary(op, e, right), e, right);
                 } else {
                     return e;
                 }
@@ -158,7 +196,8 @@ public sealed interface LengthExpr {
                 skipSpaces();
                 if (at < text.length() && text.charAt(at) == '*') {
                     at++;
-                    e = new Binary('*', e, unary());
+                    LengthExpr right = unary();
+                    e = tree(new Binary('*', e, right), e, right);
                 } else {
                     return e;
                 }
@@ -169,7 +208,13 @@ public sealed interface LengthExpr {
             skipSpaces();
             if (at < text.length() && text.charAt(at) == '-') {
                 at++;
-                return new Neg(unary());
+                enter();
+                try {
+                    LengthExpr operand = unary();
+                    return tree(new Neg(operand), operand);
+                } finally {
+                    nesting--;
+                }
             }
             return atom();
         }
@@ -213,7 +258,7 @@ public sealed interface LengthExpr {
                         args.add(expression());
                     }
                     expect(')');
-                    return new Call(name, List.copyOf(args));
+                    return tree(new Call(name, List.copyOf(args)), args.toArray(LengthExpr[]::new));
                 }
                 return new Ref(name);
             }
@@ -232,7 +277,7 @@ public sealed interface LengthExpr {
 
         IllegalArgumentException unexpected(String expected) {
             String found = at >= text.length() ? "the end" : "'" + text.charAt(at) + "'";
-            return new IllegalArgumentException(found + " at character " + (at + 1) + " of '" + text + "'; expected " + expected);
+            return new IllegalArgumentException(found + " at character " + (at + 1) + " of '" + shown() + "'; expected " + expected);
         }
     }
 }

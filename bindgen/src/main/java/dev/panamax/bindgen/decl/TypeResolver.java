@@ -105,6 +105,13 @@ final class TypeResolver {
             throw new DeclarationsException(where, "recursive type: " + String.join(" -> ", chain)
                     + "; expected a type that does not contain itself by value (use a pointer, " + name + "*)");
         }
+        if (resolving.size() >= Limits.TYPE_NESTING) {
+            List<String> chain = new ArrayList<>(resolving.reversed());
+            throw new DeclarationsException(where, "types nest deeper than " + Limits.TYPE_NESTING + " levels: "
+                    + String.join(" -> ", chain.subList(0, 3)) + " -> ... -> " + chain.getLast() + " -> " + name
+                    + "; expected at most " + Limits.TYPE_NESTING + " named types inside each other (aliases, structs by"
+                    + " value, callback signatures)");
+        }
         resolving.push(name);
         try {
             CType t = switch (decl) {

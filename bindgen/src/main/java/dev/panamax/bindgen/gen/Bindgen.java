@@ -91,6 +91,17 @@ public final class Bindgen {
         return g;
     }
 
+    /**
+     * Reads {@code declarations} and checks it exactly as {@link #run} does (parse, validate, plan,
+     * render), writing nothing: a file this accepts, bindgen generates; a file it refuses, bindgen
+     * refuses with the same {@link DeclarationsException}. {@code panamax abi} reads files through it.
+     */
+    public static Declarations check(Path declarations) {
+        Declarations d = DeclarationsParser.parse(declarations);
+        generate(d);
+        return d;
+    }
+
     /** Writes a generation (see {@link #run}). */
     public static void write(Generation g, Path javaDir, Path cDir, Path reportDir) {
         try {
