@@ -12,7 +12,7 @@ class HelpTest {
         for (String command : new String[] {"info", "abi", "bindgen", "help", "test", "bench SUITE"}) {
             assertTrue(r.out().lines().anyMatch(line -> line.stripLeading().startsWith(command)), command + " missing in:\n" + r.out());
         }
-        for (String suite : new String[] {"calls", "memory", "batch", "opencl", "blas"}) {
+        for (String suite : new String[] {"calls", "memory", "batch", "opencl", "blas", "tensor"}) {
             assertTrue(r.out().contains(suite), suite + " missing in:\n" + r.out());
         }
     }
