@@ -423,6 +423,14 @@ public final class Tensor implements AutoCloseable {
         return Composite.layerNorm(this, weight, bias, eps);
     }
 
+    /**
+     * Mean cross-entropy of {@code logits (n, classes)} against integer {@code labels (n)}, each in
+     * {@code [0, classes)}.
+     */
+    public static Tensor crossEntropy(Tensor logits, Tensor labels) {
+        return Composite.crossEntropy(logits, labels);
+    }
+
     // ---------------------------------------------------------------- movement (views)
 
     /** A view with new dimensions (one may be -1: inferred); copies only when strides forbid a view. */

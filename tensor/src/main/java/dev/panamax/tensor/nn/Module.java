@@ -1,0 +1,37 @@
+package dev.panamax.tensor.nn;
+
+import dev.panamax.tensor.Tensor;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A layer or a model: a function of one tensor with named parameters.
+ *
+ * <pre>{@code
+ * Module model = new Sequential(new Linear(2, 64, rng), new ReLU(), new Linear(64, 3, rng));
+ * Tensor logits = model.forward(x);
+ * model.namedParameters().keySet();    // [0.weight, 0.bias, 2.weight, 2.bias]
+ * }</pre>
+ */
+public interface Module {
+    Tensor forward(Tensor input);
+
+    /** Parameters by dotted name, in a stable order; empty for layers without any. */
+    default Map<String, Tensor> namedParameters() {
+        return Map.of();
+    }
+
+    /** The parameters, in {@link #namedParameters()} order. */
+    default List<Tensor> parameters() {
+        return List.copyOf(namedParameters().values());
+    }
+
+    /** Training (dropout active) or evaluation mode; layers without a difference ignore it. */
+    default void setTraining(boolean training) {}
+
+    /** Frees every parameter's storage and gradient. */
+    default void close() {
+        for (Tensor p : parameters()) p.close();
+    }
+}

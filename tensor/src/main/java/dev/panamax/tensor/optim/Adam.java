@@ -1,0 +1,71 @@
+package dev.panamax.tensor.optim;
+
+import dev.panamax.tensor.Tensor;
+
+import java.util.List;
+
+/**
+ * Adam (Kingma and Ba) with PyTorch's defaults (betas 0.9, 0.999, eps 1e-8) and bias correction;
+ * {@code weightDecay} is added to the gradient (L2), or, with {@code decoupled} (AdamW), taken
+ * from the parameter directly: {@code p -= lr * weightDecay * p}.
+ *
+ * <pre>{@code
+ * var adam = new Adam(model.parameters(), 1e-3);
+ * var adamW = Adam.w(model.parameters(), 1e-3, 0.01);
+ * }</pre>
+ */
+public final class Adam extends Optimizer {
+    private final double lr, beta1, beta2, eps, weightDecay;
+    private final boolean decoupled;
+    private final Tensor[] m, v;
+    private int t;
+
+    public Adam(List<Tensor> parameters, double lr) {
+        this(parameters, lr, 0.9, 0.999, 1e-8, 0, false);
+    }
+
+    public Adam(List<Tensor> parameters, double lr, double beta1, double beta2, double eps, double weightDecay, boolean decoupled) {
+        super(parameters);
+        if (!(lr > 0) || !(beta1 >= 0 && beta1 < 1) || !(beta2 >= 0 && beta2 < 1) || !(eps > 0) || weightDecay < 0) {
+            throw new IllegalArgumentException("Adam(lr=" + lr + ", betas=(" + beta1 + ", " + beta2 + "), eps=" + eps + ", weightDecay="
+                    + weightDecay + "): expected lr > 0, 0 <= beta < 1, eps > 0, weightDecay >= 0");
+        }
+        this.lr = lr;
+        this.beta1 = beta1;
+        this.beta2 = beta2;
+        this.eps = eps;
+        this.weightDecay = weightDecay;
+        this.decoupled = decoupled;
+        this.m = new Tensor[this.parameters.size()];
+        this.v = new Tensor[this.parameters.size()];
+    }
+
+    /** AdamW: decoupled weight decay, PyTorch's {@code AdamW} defaults otherwise. */
+    public static Adam w(List<Tensor> parameters, double lr, double weightDecay) {
+        return new Adam(parameters, lr, 0.9, 0.999, 1e-8, weightDecay, true);
+    }
+
+    @Override
+    protected void update() {
+        t++;
+        double correction1 = 1 - Math.pow(beta1, t);
+        double correction2 = 1 - Math.pow(beta2, t);
+        for (int i = 0; i < parameters.size(); i++) {
+            Tensor p = parameters.get(i);
+            Tensor g = p.grad();
+            if (g == null) continue;
+            if (weightDecay != 0) {
+                if (decoupled) p.mulInPlace(1 - lr * weightDecay);
+                else g = g.add(p.mul(weightDecay));
+            }
+            if (m[i] == null) {
+                m[i] = newState(p);
+                v[i] = newState(p);
+            }
+            m[i].mulInPlace(beta1).addInPlace(g.mul(1 - beta1));
+            v[i].mulInPlace(beta2).addInPlace(g.mul(g).mul(1 - beta2));
+            Tensor denominator = v[i].div(correction2).sqrt().add(eps);
+            p.subInPlace(m[i].div(denominator).mul(lr / correction1));
+        }
+    }
+}

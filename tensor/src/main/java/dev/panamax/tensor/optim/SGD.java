@@ -1,0 +1,52 @@
+package dev.panamax.tensor.optim;
+
+import dev.panamax.tensor.Tensor;
+
+import java.util.List;
+
+/**
+ * Stochastic gradient descent with PyTorch's semantics: {@code g += weightDecay * p};
+ * {@code buf = momentum * buf + g} (the first step sets {@code buf = g}); {@code p -= lr * buf}.
+ *
+ * <pre>{@code
+ * var sgd = new SGD(model.parameters(), 0.1, 0.9, 1e-4);
+ * }</pre>
+ */
+public final class SGD extends Optimizer {
+    private final double lr;
+    private final double momentum;
+    private final double weightDecay;
+    private final Tensor[] buffers;
+
+    public SGD(List<Tensor> parameters, double lr) {
+        this(parameters, lr, 0, 0);
+    }
+
+    public SGD(List<Tensor> parameters, double lr, double momentum, double weightDecay) {
+        super(parameters);
+        if (!(lr > 0) || momentum < 0 || weightDecay < 0) {
+            throw new IllegalArgumentException("SGD(lr=" + lr + ", momentum=" + momentum + ", weightDecay=" + weightDecay
+                    + "): expected lr > 0, momentum >= 0, weightDecay >= 0");
+        }
+        this.lr = lr;
+        this.momentum = momentum;
+        this.weightDecay = weightDecay;
+        this.buffers = new Tensor[this.parameters.size()];
+    }
+
+    @Override
+    protected void update() {
+        for (int i = 0; i < parameters.size(); i++) {
+            Tensor p = parameters.get(i);
+            Tensor g = p.grad();
+            if (g == null) continue;
+            if (weightDecay != 0) g = g.add(p.mul(weightDecay));
+            if (momentum != 0) {
+                if (buffers[i] == null) buffers[i] = newState(p).copyFrom(g);
+                else buffers[i].mulInPlace(momentum).addInPlace(g);
+                g = buffers[i];
+            }
+            p.subInPlace(g.mul(lr));
+        }
+    }
+}
