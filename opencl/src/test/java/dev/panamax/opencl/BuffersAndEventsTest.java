@@ -1,5 +1,6 @@
 package dev.panamax.opencl;
 
+import dev.panamax.core.memory.HandleReleasedException;
 import dev.panamax.opencl.binding.CL;
 import dev.panamax.opencl.binding.CLApi;
 import dev.panamax.opencl.binding.CLException;
@@ -18,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * The buffer and event parts of the bound API against PoCL through the typed layer: sub-buffers,
  * copy, fill, map and unmap, markers and barriers, waiting on events, event and memory-object
- * queries, profiling times, flush, native retain/release, buffers made with a property list and
+ * queries, profiling times, flush, native references and typed retain/release (the handle's own), buffers made with a property list and
  * migrated to the host and back, and the host timer; every object made is released.
  */
 class BuffersAndEventsTest extends PoclTestBase {
@@ -158,10 +159,41 @@ class BuffersAndEventsTest extends PoclTestBase {
             assertEquals(2, memInfoInt(buffer, CL.CL_MEM_REFERENCE_COUNT));
             second.close();
             assertEquals(1, memInfoInt(buffer, CL.CL_MEM_REFERENCE_COUNT));
-            CLApi.clRetainMemObject(buffer);
-            assertEquals(2, memInfoInt(buffer, CL.CL_MEM_REFERENCE_COUNT));
-            CLApi.clReleaseMemObject(buffer);
-            assertEquals(1, memInfoInt(buffer, CL.CL_MEM_REFERENCE_COUNT));
+        }
+    }
+
+    @Test
+    void aTypedRetainAndReleaseCountOnTheHandleAndTheLastReleaseFreesTheObjectOnce() {
+        ClMem buffer = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, BYTES, null);
+        CLApi.clRetainMemObject(buffer);
+        assertEquals(2, buffer.refCount());
+        assertEquals(1, memInfoInt(buffer, CL.CL_MEM_REFERENCE_COUNT), "the handle holds one native reference for all of its own");
+        CLApi.clReleaseMemObject(buffer);
+        assertFalse(buffer.isReleased());
+        assertEquals(1, memInfoInt(buffer, CL.CL_MEM_REFERENCE_COUNT));
+        CLApi.clReleaseMemObject(buffer);
+        assertTrue(buffer.isReleased());
+        assertThrows(HandleReleasedException.class, () -> CLApi.clReleaseMemObject(buffer), "a second release never reaches the library");
+        assertThrows(HandleReleasedException.class, () -> CLApi.clRetainMemObject(buffer));
+        buffer.close(); // a no-op: the typed release was the handle's release
+    }
+
+    @Test
+    void aTypedReleaseOfAQueueIsTheHandlesRelease() {
+        ClCommandQueue q = OpenCl.queue(context, device);
+        CLApi.clReleaseCommandQueue(q);
+        assertTrue(q.isReleased());
+        assertThrows(HandleReleasedException.class, () -> CLApi.clFinish(q));
+        q.close();
+    }
+
+    @Test
+    void aTypedReleaseOfABorrowedHandleLeavesTheLendersReference() {
+        try (ClMem buffer = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, BYTES, null)) {
+            ClMem borrowed = ClMem.borrowed(buffer.handle());
+            CLApi.clReleaseMemObject(borrowed);
+            assertTrue(borrowed.isReleased());
+            assertEquals(1, memInfoInt(buffer, CL.CL_MEM_REFERENCE_COUNT), "the owner's reference is untouched");
         }
     }
 

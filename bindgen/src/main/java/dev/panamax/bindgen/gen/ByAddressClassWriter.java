@@ -60,7 +60,7 @@ final class ByAddressClassWriter {
         Map<String, Shape> shapes = new LinkedHashMap<>();
         for (TypedFunction f : plan.typedFunctions()) {
             RawFunction r = raw.get(f.name());
-            if (!calls(f, r)) continue;
+            if (!calls(f, r) || LifecycleCall.of(plan.handles(), f) != null) continue;
             Shape shape = new Shape(r, addresses(f, r));
             shapes.putIfAbsent(shape.field(), shape);
         }

@@ -113,7 +113,13 @@ public final class Planner {
                 continue;
             }
             raw.add(rawFunction(f, cf));
-            typed.addAll(typedFunctions(f, cf));
+            List<TypedFunction> variants = typedFunctions(f, cf);
+            if (variants.stream().anyMatch(v -> LifecycleCall.of(handles, v) != null && !LifecycleCall.returnsNothing(v))) {
+                skipped.add(new Skip(f.name(), "typed", "a retain or release that returns a value: the typed layer"
+                        + " retains and releases through the handle (retain(), release(), close())"));
+                continue;
+            }
+            typed.addAll(variants);
         }
         String unit = d.library().replaceAll("[^A-Za-z0-9_]", "_");
         List<String> libraryNames = d.sonames().isEmpty() ? List.of(d.library()) : d.sonames();

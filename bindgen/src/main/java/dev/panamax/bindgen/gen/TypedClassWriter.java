@@ -122,6 +122,11 @@ final class TypedClassWriter {
     }
 
     private static void method(Source s, BindingPlan plan, TypedFunction f, RawFunction raw) {
+        LifecycleCall lifecycle = LifecycleCall.of(plan.handles(), f);
+        if (lifecycle != null) {
+            lifecycleMethod(s, plan, f, raw, lifecycle);
+            return;
+        }
         BindingPlan.Names n = plan.names();
         String fn = JavaNames.literal(f.name());
         List<String> params = new ArrayList<>();
@@ -221,6 +226,37 @@ final class TypedClassWriter {
         if (frame) s.close("}");
         s.close("}");
         if (outlined) checkMethod(s, f, params, checks);
+    }
+
+    /**
+     * A handle type's retain or release: the handle's own {@code retain()} / {@code release()}, so that the
+     * Java handle stays the one owner of its native reference (the release action calls the library once,
+     * when the handle's last reference goes).
+     */
+    private static void lifecycleMethod(Source s, BindingPlan plan, TypedFunction f, RawFunction raw, LifecycleCall lc) {
+        BindingPlan.Names n = plan.names();
+        String p = LifecycleCall.parameter(f);
+        String c = lc.handle().className();
+        s.line("");
+        List<String> doc = new ArrayList<>();
+        doc.add("{@code " + JavaNames.doc(raw.cSignature()) + "}; tier " + f.tier().toLowerCase(Locale.ROOT) + ".");
+        if (lc.release()) {
+            doc.add("The handle's own release: drops one of {@code " + p + "}'s references ({@link " + c + "#release()}); the last");
+            doc.add("one releases the object with {@code " + f.name() + "}, once" + (f.status() != null
+                    ? " (a failed status throws {@link " + n.exception() + "})" : "") + ", and a borrowed handle never does.");
+            doc.add("A released handle throws {@link dev.panamax.core.memory.HandleReleasedException}: a second release never");
+            doc.add("reaches the library, and neither {@code close()} nor the Cleaner releases the object again.");
+        } else {
+            doc.add("The handle's own retain: adds a reference to {@code " + p + "} ({@link " + c + "#retain()}) for a later");
+            doc.add("release to drop; the handle keeps one native reference for all of its own. A second owned handle of the");
+            doc.add("same object comes from {@link " + c + "#newReference()}. A released handle throws");
+            doc.add("{@link dev.panamax.core.memory.HandleReleasedException}.");
+        }
+        s.doc(doc.toArray(String[]::new));
+        s.open("public static void " + f.name() + "(" + c + " " + p + ") {");
+        s.line(n.support() + ".notNull(" + p + ", " + JavaNames.literal(f.name()) + ", " + JavaNames.literal(f.params().getFirst().decl().name()) + ");");
+        s.line(p + (lc.release() ? ".release();" : ".retain();"));
+        s.close("}");
     }
 
     /** Statements of argument checks from which they move to a method of their own. */
