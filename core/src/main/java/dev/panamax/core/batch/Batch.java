@@ -174,6 +174,19 @@ public final class Batch implements AutoCloseable {
     }
 
     /**
+     * Forgets every recorded entry and keeps the memory (command buffer and argument area) for the
+     * next recording: a recorder that fills, runs and starts over allocates nothing after its first
+     * rounds. Entries and parameter blocks taken before are unusable after (their reads fail or
+     * see the next recording's data); results of the last run go with them.
+     */
+    public void clear() {
+        ensureOpen();
+        entries.clear();
+        areaUsed = 0;
+        ranInLastRun = 0;
+    }
+
+    /**
      * The memory holding every entry's parameter block. With {@link ParamBlock#offsetOf}, a caller
      * can write the arguments of many entries through this one segment (the fastest way to feed a
      * batch fresh arguments). Valid until the next {@link #add}, which may move it.
