@@ -1,0 +1,307 @@
+package dev.panamax.tensor.cpu;
+
+import dev.panamax.tensor.DType;
+import dev.panamax.tensor.reference.ReferenceBackend;
+import dev.panamax.tensor.spi.Backend;
+import dev.panamax.tensor.spi.BinaryOp;
+import dev.panamax.tensor.spi.Kernel;
+import dev.panamax.tensor.spi.Operand;
+import dev.panamax.tensor.spi.ReduceOp;
+import dev.panamax.tensor.spi.Storage;
+import dev.panamax.tensor.spi.UnaryOp;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The native kernels at the SPI level, each against the reference backend on the same random inputs:
+ * strided, broadcast and transposed operands, in eager and lazy mode (a whole test recorded and run
+ * at its sync).
+ */
+class CpuKernelsTest {
+    private final Random rnd = new Random(7);
+    private final List<Storage> storages = new ArrayList<>();
+    private final ReferenceBackend reference = new ReferenceBackend();
+
+    @AfterEach
+    void free() {
+        storages.forEach(Storage::close);
+    }
+
+    private Operand random(DType t, int... shape) {
+        Operand o = contiguous(t, shape);
+        long n = o.elements();
+        for (long i = 0; i < n; i++) {
+            switch (t) {
+                case F32 -> o.storage().segment().setAtIndex(ValueLayout.JAVA_FLOAT, i, (float) (rnd.nextGaussian()));
+                case I32 -> o.storage().segment().setAtIndex(ValueLayout.JAVA_INT, i, rnd.nextInt(5));
+                case I64 -> o.storage().segment().setAtIndex(ValueLayout.JAVA_LONG, i, rnd.nextInt(5));
+                case F16 -> o.storage().segment().setAtIndex(ValueLayout.JAVA_SHORT, i, Float.floatToFloat16((float) rnd.nextGaussian()));
+            }
+        }
+        return o;
+    }
+
+    private Operand contiguous(DType t, int... shape) {
+        long n = 1;
+        for (int d : shape) n *= d;
+        Storage s = Storage.allocate(t, Math.max(n, 1));
+        storages.add(s);
+        long[] strides = new long[shape.length];
+        long step = 1;
+        for (int i = shape.length - 1; i >= 0; i--) {
+            strides[i] = step;
+            step *= shape[i];
+        }
+        return new Operand(s, shape, strides, 0);
+    }
+
+    private static Operand view(Operand o, int[] shape, long[] strides, long offset) {
+        return new Operand(o.storage(), shape, strides, offset);
+    }
+
+    /** Runs the kernel that {@code make} builds for an output on both backends, and compares the outputs. */
+    private void check(Backend cpu, DType outType, int[] outShape, Function<Operand, Kernel> make, double tolerance) {
+        Operand expected = contiguous(outType, outShape);
+        Operand actual = contiguous(outType, outShape);
+        reference.execute(make.apply(expected));
+        cpu.execute(make.apply(actual));
+        cpu.sync();
+        long n = expected.elements();
+        for (long i = 0; i < n; i++) {
+            double e = get(expected, i), a = get(actual, i);
+            if (Double.isNaN(e)) {
+                assertTrue(Double.isNaN(a), "element " + i + ": expected NaN, got " + a);
+            } else {
+                long at = i;
+                assertEquals(e, a, tolerance * Math.max(1, Math.abs(e)), () -> "element " + at + " of " + make.apply(actual));
+            }
+        }
+    }
+
+    private static double get(Operand o, long i) {
+        return switch (o.dtype()) {
+            case F32 -> o.storage().segment().getAtIndex(ValueLayout.JAVA_FLOAT, i);
+            case I32 -> o.storage().segment().getAtIndex(ValueLayout.JAVA_INT, i);
+            case I64 -> o.storage().segment().getAtIndex(ValueLayout.JAVA_LONG, i);
+            case F16 -> Float.float16ToFloat(o.storage().segment().getAtIndex(ValueLayout.JAVA_SHORT, i));
+        };
+    }
+
+    private static CpuBackend backend(boolean lazy) {
+        return new CpuBackend(lazy, 1024);
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void unaryOpsOnContiguousAndTransposedInputs(boolean lazy) {
+        CpuBackend cpu = backend(lazy);
+        Operand x = random(DType.F32, 5, 7);
+        Operand xt = view(x, new int[] {7, 5}, new long[] {1, 7}, 0);
+        for (UnaryOp op : UnaryOp.values()) {
+            Operand in = op == UnaryOp.LOG || op == UnaryOp.SQRT ? absOf(x) : x;
+            check(cpu, DType.F32, new int[] {5, 7}, out -> new Kernel.Unary(op, out, in), 1e-5);
+            Operand inT = view(in, new int[] {7, 5}, new long[] {1, 7}, 0);
+            check(cpu, DType.F32, new int[] {7, 5}, out -> new Kernel.Unary(op, out, inT), 1e-5);
+        }
+        assertNotNull(xt);
+    }
+
+    private Operand absOf(Operand x) {
+        Operand y = contiguous(DType.F32, x.shape());
+        reference.execute(new Kernel.Unary(UnaryOp.ABS, y, x));
+        return y;
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void binaryOpsWithBroadcastsAndScalars(boolean lazy) {
+        CpuBackend cpu = backend(lazy);
+        Operand a = random(DType.F32, 3, 4, 5);
+        Operand row = random(DType.F32, 5);
+        Operand rowB = view(row, new int[] {3, 4, 5}, new long[] {0, 0, 1}, 0);
+        Operand col = random(DType.F32, 3, 1, 1);
+        Operand colB = view(col, new int[] {3, 4, 5}, new long[] {1, 0, 0}, 0);
+        for (BinaryOp op : BinaryOp.values()) {
+            Operand base = op == BinaryOp.POW ? absOf(a) : a;
+            check(cpu, DType.F32, new int[] {3, 4, 5}, out -> new Kernel.Binary(op, out, base, rowB), 1e-5);
+            check(cpu, DType.F32, new int[] {3, 4, 5}, out -> new Kernel.Binary(op, out, colB, base), 1e-5);
+            check(cpu, DType.F32, new int[] {3, 4, 5}, out -> new Kernel.BinaryScalar(op, out, base, 1.5), 1e-5);
+        }
+    }
+
+    @Test
+    void integerArithmeticRunsOnTheReferenceImplementation() {
+        CpuBackend cpu = backend(true);
+        Operand a = random(DType.I64, 6), b = random(DType.I64, 6);
+        long before = cpu.counters().get("fallbacks");
+        check(cpu, DType.I64, new int[] {6}, out -> new Kernel.Binary(BinaryOp.MUL, out, a, b), 0);
+        assertEquals(before + 1, cpu.counters().get("fallbacks"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void fillCopyAndCastsBetweenEveryDtype(boolean lazy) {
+        CpuBackend cpu = backend(lazy);
+        for (DType t : DType.values()) {
+            check(cpu, t, new int[] {3, 3}, out -> new Kernel.Fill(out, 2.5), 0);
+            Operand src = random(t, 4, 3);
+            Operand srcT = view(src, new int[] {3, 4}, new long[] {1, 3}, 0);
+            for (DType to : DType.values()) {
+                double tol = to == DType.F16 || t == DType.F16 ? 1e-3 : 0;
+                check(cpu, to, new int[] {3, 4}, out -> new Kernel.Unary(UnaryOp.COPY, out, srcT), tol);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void whereWithEveryConditionDtype(boolean lazy) {
+        CpuBackend cpu = backend(lazy);
+        Operand a = random(DType.F32, 4, 6), b = random(DType.F32, 4, 6);
+        for (DType t : DType.values()) {
+            Operand c = random(t, 6);
+            Operand cb = view(c, new int[] {4, 6}, new long[] {0, 1}, 0);
+            check(cpu, DType.F32, new int[] {4, 6}, out -> new Kernel.Where(out, cb, a, b), 0);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void reductionsAlongEveryAxisOfAStridedInput(boolean lazy) {
+        CpuBackend cpu = backend(lazy);
+        Operand x = random(DType.F32, 4, 5, 6);
+        Operand xp = view(x, new int[] {6, 4, 5}, new long[] {1, 30, 6}, 0); // permuted
+        for (Operand in : List.of(x, xp)) {
+            for (int axis = 0; axis < 3; axis++) {
+                int[] outShape = in.shape().clone();
+                outShape[axis] = 1;
+                int ax = axis;
+                for (ReduceOp op : ReduceOp.values()) {
+                    DType t = op == ReduceOp.ARGMAX ? DType.I64 : DType.F32;
+                    check(cpu, t, outShape, out -> new Kernel.Reduce(op, out, in, ax), 1e-5);
+                }
+            }
+        }
+        Operand big = random(DType.F32, 300, 700);
+        check(cpu, DType.F32, new int[] {1, 700}, out -> new Kernel.Reduce(ReduceOp.SUM, out, big, 0), 1e-4);
+        check(cpu, DType.F32, new int[] {300, 1}, out -> new Kernel.Reduce(ReduceOp.SUM, out, big, 1), 1e-4);
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void matmulPlainTransposedBroadcastAndAccumulating(boolean lazy) {
+        CpuBackend cpu = backend(lazy);
+        Operand a = random(DType.F32, 2, 3, 4), b = random(DType.F32, 2, 4, 5);
+        check(cpu, DType.F32, new int[] {2, 3, 5}, out -> new Kernel.MatMul(out, a, b, false), 1e-5);
+        Operand at = view(random(DType.F32, 2, 4, 3), new int[] {2, 3, 4}, new long[] {12, 1, 3}, 0);
+        Operand bt = view(random(DType.F32, 2, 5, 4), new int[] {2, 4, 5}, new long[] {20, 1, 4}, 0);
+        check(cpu, DType.F32, new int[] {2, 3, 5}, out -> new Kernel.MatMul(out, at, bt, false), 1e-5);
+        Operand shared = view(random(DType.F32, 4, 5), new int[] {2, 4, 5}, new long[] {0, 5, 1}, 0);
+        check(cpu, DType.F32, new int[] {2, 3, 5}, out -> new Kernel.MatMul(out, a, shared, false), 1e-5);
+        Operand odd = view(random(DType.F32, 4, 4, 6), new int[] {2, 3, 4}, new long[] {48, 2, 12}, 1); // neither layout
+        check(cpu, DType.F32, new int[] {2, 3, 5}, out -> new Kernel.MatMul(out, odd, b, false), 1e-5);
+        // accumulate: both outputs start from the same values
+        Operand expected = random(DType.F32, 2, 3, 5);
+        Operand actual = contiguous(DType.F32, 2, 3, 5);
+        actual.storage().segment().copyFrom(expected.storage().segment());
+        reference.execute(new Kernel.MatMul(expected, a, b, true));
+        cpu.execute(new Kernel.MatMul(actual, a, b, true));
+        cpu.sync();
+        for (int i = 0; i < 30; i++) assertEquals(get(expected, i), get(actual, i), 1e-5);
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void indexSelectAndIndexAdd(boolean lazy) {
+        CpuBackend cpu = backend(lazy);
+        Operand table = random(DType.F32, 5, 3);
+        for (DType it : List.of(DType.I32, DType.I64)) {
+            Operand idx = random(it, 7); // values 0..4, repeats included
+            check(cpu, DType.F32, new int[] {7, 3}, out -> new Kernel.IndexSelect(out, table, idx, 0), 0);
+            Operand t2 = random(DType.F32, 3, 5);
+            check(cpu, DType.F32, new int[] {3, 7}, out -> new Kernel.IndexSelect(out, t2, idx, 1), 0);
+            Operand src = random(DType.F32, 7, 3);
+            Operand expected = random(DType.F32, 5, 3);
+            Operand actual = contiguous(DType.F32, 5, 3);
+            actual.storage().segment().copyFrom(expected.storage().segment());
+            reference.execute(new Kernel.IndexAdd(expected, idx, src, 0));
+            cpu.execute(new Kernel.IndexAdd(actual, idx, src, 0));
+            cpu.sync();
+            for (int i = 0; i < 15; i++) assertEquals(get(expected, i), get(actual, i), 1e-6);
+        }
+    }
+
+    @Test
+    void aLongRecordingRunsInFewCrossings() {
+        CpuBackend cpu = new CpuBackend(true, 100);
+        Operand a = random(DType.F32, 16), b = random(DType.F32, 16);
+        Operand acc = contiguous(DType.F32, 16);
+        Operand expected = contiguous(DType.F32, 16);
+        cpu.execute(new Kernel.Fill(acc, 0));
+        reference.execute(new Kernel.Fill(expected, 0));
+        long crossings = cpu.counters().get("crossings");
+        for (int i = 0; i < 1000; i++) {
+            Operand x = i % 2 == 0 ? a : b;
+            cpu.execute(new Kernel.Binary(BinaryOp.ADD, acc, acc, x));
+            reference.execute(new Kernel.Binary(BinaryOp.ADD, expected, expected, x));
+        }
+        cpu.sync();
+        assertEquals(crossings + 11, cpu.counters().get("crossings"), "1001 kernels, 100 per crossing");
+        for (int i = 0; i < 16; i++) assertEquals(get(expected, i), get(acc, i), 1e-3);
+    }
+
+    @Test
+    void largeKernelsSplitAcrossThreadsGiveTheSameResults() {
+        CpuBackend cpu = backend(true);
+        Operand x = random(DType.F32, 256, 520), y = random(DType.F32, 256, 520);
+        Operand row = view(random(DType.F32, 520), new int[] {256, 520}, new long[] {0, 1}, 0);
+        Operand xt = view(x, new int[] {520, 256}, new long[] {1, 520}, 0);
+        Operand idx = random(DType.I64, 300);
+        ThreadBudget.withThreads(2, () -> {
+            assertEquals(2, ThreadBudget.openMpTeamSize());
+            check(cpu, DType.F32, new int[] {256, 520}, out -> new Kernel.Binary(BinaryOp.ADD, out, x, row), 1e-6);
+            check(cpu, DType.F32, new int[] {256, 520}, out -> new Kernel.Unary(UnaryOp.TANH, out, x), 1e-5);
+            check(cpu, DType.F32, new int[] {520, 256}, out -> new Kernel.Unary(UnaryOp.COPY, out, xt), 0);
+            check(cpu, DType.F32, new int[] {1, 520}, out -> new Kernel.Reduce(ReduceOp.SUM, out, x, 0), 1e-4);
+            check(cpu, DType.I64, new int[] {256, 1}, out -> new Kernel.Reduce(ReduceOp.ARGMAX, out, y, 1), 0);
+            check(cpu, DType.F32, new int[] {300, 520}, out -> new Kernel.IndexSelect(out, x, idx, 0), 0);
+            Operand a = view(x, new int[] {1, 256, 520}, new long[] {0, 520, 1}, 0);
+            Operand b = view(y, new int[] {1, 520, 256}, new long[] {0, 1, 520}, 0);
+            check(cpu, DType.F32, new int[] {1, 256, 256}, out -> new Kernel.MatMul(out, a, b, false), 1e-4);
+            Operand batched = view(x, new int[] {4, 64, 520}, new long[] {64 * 520, 520, 1}, 0);
+            Operand shared = view(y, new int[] {4, 520, 256}, new long[] {0, 1, 520}, 0);
+            check(cpu, DType.F32, new int[] {4, 64, 256}, out -> new Kernel.MatMul(out, batched, shared, false), 1e-4);
+            Operand src = random(DType.F32, 300, 520);
+            Operand expected = random(DType.F32, 256, 520);
+            Operand actual = contiguous(DType.F32, 256, 520);
+            actual.storage().segment().copyFrom(expected.storage().segment());
+            reference.execute(new Kernel.IndexAdd(expected, idx, src, 0));
+            cpu.execute(new Kernel.IndexAdd(actual, idx, src, 0));
+            cpu.sync();
+            for (int i = 0; i < 256 * 520; i++) assertEquals(get(expected, i), get(actual, i), 1e-5);
+        });
+        assertEquals(ThreadBudget.threads(), ThreadBudget.openMpTeamSize(), "the budget is back");
+    }
+
+    @Test
+    void theThreadBudgetIsASettingWithASmallDefault() {
+        assertEquals(1, ThreadBudget.resolve(null, 2));
+        assertEquals(4, ThreadBudget.resolve(null, 8));
+        assertEquals(1, ThreadBudget.resolve("", 1));
+        assertEquals(3, ThreadBudget.resolve(" 3 ", 2));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ThreadBudget.resolve("two", 2));
+        assertTrue(e.getMessage().contains("panamax.threads") && e.getMessage().contains("'two'"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ThreadBudget.resolve("0", 2));
+        assertEquals(ThreadBudget.threads(), ThreadBudget.openMpTeamSize(), "OpenMP regions use the budget");
+    }
+}
