@@ -30,6 +30,8 @@ public final class Backends {
 
     private static final Map<String, BackendProvider> PROVIDERS = discover();
     private static final Map<String, Backend> CREATED = new ConcurrentHashMap<>();
+    /** Backends selected by instance ({@link #using(Backend)}) rather than by name. */
+    private static final java.util.Set<Backend> ADOPTED = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private static final ThreadLocal<Backend> OVERRIDE = new ThreadLocal<>();
     private static volatile Backend defaultBackend;
 
@@ -104,6 +106,7 @@ public final class Backends {
 
     /** Selection of {@code backend} for the current thread until the returned handle is closed. */
     public static Selection using(Backend backend) {
+        if (!CREATED.containsValue(backend)) ADOPTED.add(backend);
         Backend previous = OVERRIDE.get();
         OVERRIDE.set(backend);
         return () -> {
@@ -118,9 +121,10 @@ public final class Backends {
         void close();
     }
 
-    /** Runs what every backend made so far has recorded. */
+    /** Runs what every backend made so far (or selected with {@link #using(Backend)}) has recorded. */
     public static void syncAll() {
         for (Backend b : CREATED.values()) b.sync();
+        for (Backend b : ADOPTED) b.sync();
     }
 
     private static String describe() {

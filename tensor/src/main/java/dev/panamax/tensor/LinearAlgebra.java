@@ -12,6 +12,7 @@ final class LinearAlgebra {
         Ops.floating("matmul", a, b);
         Ops.sameDtype("matmul", a, b);
         if (a.rank() == 0 || b.rank() == 0) throw TensorException.of("matmul", "expected operands of rank 1 or more", a, b);
+        if (a.rank() == 1 && b.rank() == 1) return matmul(a.unsqueeze(0), b.unsqueeze(1)).reshape();
         if (a.rank() == 1) return matmul(a.unsqueeze(0), b).squeeze(-2);
         if (b.rank() == 1) return matmul(a, b.unsqueeze(1)).squeeze(-1);
         int m = a.dim(-2), k = a.dim(-1), k2 = b.dim(-2), n = b.dim(-1);
