@@ -8,6 +8,7 @@ module dev.panamax.core {
     exports dev.panamax.core;
     exports dev.panamax.core.memory;
     exports dev.panamax.core.call;
+    exports dev.panamax.core.binding;
     exports dev.panamax.core.upcall;
     exports dev.panamax.core.abi;
     exports dev.panamax.core.batch;

@@ -57,7 +57,6 @@ public final class Bindgen {
         java.add(new GeneratedFile(dir + n.raw() + ".java", RawClassWriter.write(plan)));
         java.add(new GeneratedFile(dir + n.typed() + ".java", TypedClassWriter.write(plan)));
         java.add(new GeneratedFile(dir + n.exception() + ".java", ExceptionWriter.write(plan)));
-        java.add(new GeneratedFile(dir + n.support() + ".java", SupportWriter.write(plan)));
         List<ByAddressClassWriter.Shape> shapes = ByAddressClassWriter.shapes(plan);
         if (!shapes.isEmpty()) java.add(new GeneratedFile(dir + n.byAddress() + ".java", ByAddressClassWriter.write(plan, shapes)));
         for (StructPlan s : plan.structs()) java.add(new GeneratedFile(dir + s.className() + ".java", StructClassWriter.write(plan, s)));

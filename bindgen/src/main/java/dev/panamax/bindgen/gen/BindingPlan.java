@@ -44,12 +44,11 @@ public record BindingPlan(String sourceName, String library, Names names, List<S
     /**
      * The generated classes of one library: {@code raw} is the contract's class (one static method per
      * function); {@code typed} the typed layer; {@code exception} the library's exception;
-     * {@code thunks} the batchable functions' thunks; {@code support} package-private helpers;
+     * {@code thunks} the batchable functions' thunks;
      * {@code byAddress} the package-private downcalls through which the typed layer passes the pointers
      * it makes itself as addresses ({@link TypedFunction#byAddress}).
      */
-    public record Names(String javaPackage, String raw, String typed, String exception, String thunks, String support,
-                        String byAddress) {
+    public record Names(String javaPackage, String raw, String typed, String exception, String thunks, String byAddress) {
         public String qualified(String simple) {
             return javaPackage + "." + simple;
         }

@@ -70,7 +70,7 @@ final class ByAddressClassWriter {
     /** The class for {@code shapes}, which {@link #shapes} gave for {@code plan}. */
     static String write(BindingPlan plan, List<Shape> shapes) {
         BindingPlan.Names n = plan.names();
-        Source s = new Source(plan, List.of("dev.panamax.core.call.Tier", "java.lang.foreign.MemorySegment",
+        Source s = new Source(plan, List.of("dev.panamax.core.binding.Unchecked", "dev.panamax.core.call.Tier", "java.lang.foreign.MemorySegment",
                 "java.lang.foreign.SegmentAllocator", "java.lang.foreign.ValueLayout", "java.lang.invoke.MethodHandle"));
         s.doc("Downcalls of " + plan.library() + " for the typed layer {@link " + n.typed() + "}: the functions of {@link " + n.raw() + "}",
                 "with the pointers the typed layer makes itself (handles' addresses, its scratch memory) passed as 64-bit",
@@ -94,7 +94,6 @@ final class ByAddressClassWriter {
         if (!shapes.isEmpty()) s.line("");
         s.line("private " + n.byAddress() + "() {}");
         for (Shape shape : shapes) method(s, shape);
-        RawClassWriter.rethrowMethod(s);
         s.close("}");
         return s.toString();
     }

@@ -19,7 +19,7 @@ final class CallbackWriter {
 
     static String write(BindingPlan plan, CallbackPlan cb) {
         String c = cb.className();
-        Source s = new Source(plan, List.of("dev.panamax.core.memory.AllocatesForCaller", "dev.panamax.core.upcall.CallbackRegistry", "dev.panamax.core.upcall.UpcallStub",
+        Source s = new Source(plan, List.of("dev.panamax.core.memory.AllocatesForCaller", "dev.panamax.core.binding.Staging", "dev.panamax.core.upcall.CallbackRegistry", "dev.panamax.core.upcall.UpcallStub",
                 "dev.panamax.core.upcall.Upcalls", "java.lang.foreign.Arena", "java.lang.foreign.FunctionDescriptor",
                 "java.lang.foreign.MemorySegment", "java.lang.foreign.ValueLayout", "java.lang.invoke.MethodHandle",
                 "java.lang.invoke.MethodHandles"));
@@ -63,7 +63,7 @@ final class CallbackWriter {
             CallbackParam p = handlerParams.get(i);
             lambdaParams.add("$" + i);
             args.add(p.handleClass() != null ? p.handleClass() + ".borrowed($" + i + ")"
-                    : p.string() ? plan.names().support() + ".string($" + i + ")" : "$" + i);
+                    : p.string() ? "Staging.string($" + i + ")" : "$" + i);
         }
         String call = "handler.invoke(" + String.join(", ", args) + ")";
         s.line("return (" + String.join(", ", lambdaParams) + ") -> " + call + ";");

@@ -16,7 +16,7 @@ final class HandleClassWriter {
     static String write(BindingPlan plan, HandlePlan h) {
         BindingPlan.Names n = plan.names();
         String c = h.className();
-        Source s = new Source(plan, List.of("dev.panamax.core.memory.AllocatesForCaller", "dev.panamax.core.memory.NativeHandle", "dev.panamax.core.memory.SegmentAccess",
+        Source s = new Source(plan, List.of("dev.panamax.core.memory.AllocatesForCaller", "dev.panamax.core.binding.Unchecked", "dev.panamax.core.memory.NativeHandle", "dev.panamax.core.memory.SegmentAccess",
                 "dev.panamax.core.call.Tier", "java.lang.foreign.MemorySegment", "java.lang.foreign.ValueLayout",
                 "java.lang.invoke.MethodHandle"));
         if (h.ownable()) {
@@ -79,7 +79,7 @@ final class HandleClassWriter {
                 s.open("try {");
                 s.line("$retain.invokeExact(object);");
                 s.mid("} catch (Throwable t) {");
-                s.line("throw " + n.support() + ".rethrow(t);");
+                s.line("throw Unchecked.of(t);");
                 s.close("}");
             }
             s.line("java.lang.ref.Reference.reachabilityFence(this);");
@@ -114,7 +114,7 @@ final class HandleClassWriter {
                 s.open("try {");
                 s.line("$release.invokeExact(object);");
                 s.mid("} catch (Throwable t) {");
-                s.line("throw " + n.support() + ".rethrow(t);");
+                s.line("throw Unchecked.of(t);");
                 s.close("}");
             }
             s.close("}");

@@ -153,10 +153,10 @@ public final class Planner {
                     + " the generated code uses); expected another class name");
         }
         BindingPlan.Names n = new BindingPlan.Names(d.javaPackage(), raw, raw + "Api", raw + "Exception", raw + "Thunks",
-                raw + "Support", raw + "ByAddress");
+                raw + "ByAddress");
         fitsAFileName(n.byAddress() + ".class", "class " + raw, top);
         Map<String, String> taken = new HashMap<>();
-        for (String c : List.of(n.raw(), n.typed(), n.exception(), n.thunks(), n.support(), n.byAddress())) taken.put(c, "the generated class " + c);
+        for (String c : List.of(n.raw(), n.typed(), n.exception(), n.thunks(), n.byAddress())) taken.put(c, "the generated class " + c);
         reserved.addAll(taken.keySet());
         for (TypeDecl t : types.values()) {
             if (t instanceof TypeDecl.Alias) continue;

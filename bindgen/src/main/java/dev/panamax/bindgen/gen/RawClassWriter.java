@@ -19,7 +19,7 @@ final class RawClassWriter {
     private RawClassWriter() {}
 
     static String write(BindingPlan plan) {
-        Source s = new Source(plan, List.of("dev.panamax.core.call.NativeLibrary", "dev.panamax.core.call.Tier",
+        Source s = new Source(plan, List.of("dev.panamax.core.binding.Unchecked", "dev.panamax.core.call.NativeLibrary", "dev.panamax.core.call.Tier",
                 "java.lang.foreign.MemorySegment", "java.lang.foreign.SegmentAllocator", "java.lang.foreign.ValueLayout",
                 "java.lang.invoke.MethodHandle", "java.util.List"));
         BindingPlan.Names n = plan.names();
@@ -43,7 +43,6 @@ final class RawClassWriter {
         if (!plan.rawFunctions().isEmpty()) s.line("");
         s.line("private " + n.raw() + "() {}");
         for (RawFunction f : plan.rawFunctions()) method(s, f);
-        rethrowMethod(s);
         s.close("}");
         return s.toString();
     }
@@ -64,17 +63,7 @@ final class RawClassWriter {
         String call = field + ".invokeExact(" + String.join(", ", args) + ");";
         s.line(returnCarrier.equals("void") ? call : "return (" + returnCarrier + ") " + call);
         s.mid("} catch (Throwable $t) {");
-        s.line("throw $$rethrow($t);");
-        s.close("}");
-    }
-
-    /** The {@code $$rethrow} helper {@link #invokeBody} calls. */
-    static void rethrowMethod(Source s) {
-        s.line("");
-        s.open("private static RuntimeException $$rethrow(Throwable t) {");
-        s.line("if (t instanceof RuntimeException r) return r;");
-        s.line("if (t instanceof Error e) throw e;");
-        s.line("return new IllegalStateException(\"unexpected checked exception from a downcall: \" + t, t);");
+        s.line("throw Unchecked.of($t);");
         s.close("}");
     }
 

@@ -30,7 +30,7 @@ final class TypedClassWriter {
 
     static String write(BindingPlan plan) {
         BindingPlan.Names n = plan.names();
-        Source s = new Source(plan, List.of("dev.panamax.core.memory.AllocatesForCaller", "dev.panamax.core.call.ScratchStack", "dev.panamax.core.upcall.CallbackRegistry",
+        Source s = new Source(plan, List.of("dev.panamax.core.memory.AllocatesForCaller", "dev.panamax.core.binding.ArgumentChecks", "dev.panamax.core.binding.Staging", "dev.panamax.core.call.ScratchStack", "dev.panamax.core.upcall.CallbackRegistry",
                 "java.lang.foreign.Arena", "java.lang.foreign.MemorySegment", "java.lang.foreign.ValueLayout",
                 "java.lang.ref.Reference"));
         s.doc("The typed layer of " + plan.library() + " ({@code " + plan.sourceName() + "}): methods named as the C functions, taking",
@@ -157,7 +157,7 @@ final class TypedClassWriter {
             } else {
                 String names = JavaNames.literal(String.join(", ", dl.sources()));
                 List<String> lengths = dl.sources().stream().map(src -> src + " == null ? -1 : " + src + ".length").toList();
-                expr = n.support() + ".commonLength(" + fn + ", " + JavaNames.literal(p.decl().name()) + ", " + names + ", "
+                expr = "ArgumentChecks.commonLength(" + fn + ", " + JavaNames.literal(p.decl().name()) + ", " + names + ", "
                         + String.join(", ", lengths) + ")";
             }
             String cast = carrier.equals("int") || carrier.equals("long") ? "" : "(" + carrier + ") ";
@@ -254,7 +254,7 @@ final class TypedClassWriter {
         }
         s.doc(doc.toArray(String[]::new));
         s.open("public static void " + f.name() + "(" + c + " " + p + ") {");
-        s.line(n.support() + ".notNull(" + p + ", " + JavaNames.literal(f.name()) + ", " + JavaNames.literal(f.params().getFirst().decl().name()) + ");");
+        s.line("ArgumentChecks.notNull(" + p + ", " + JavaNames.literal(f.name()) + ", " + JavaNames.literal(f.params().getFirst().decl().name()) + ");");
         s.line(p + (lc.release() ? ".release();" : ".retain();"));
         s.close("}");
     }
@@ -271,7 +271,7 @@ final class TypedClassWriter {
         String fn = JavaNames.literal(f.name());
         for (TypedParam p : f.params()) {
             if (p.isJavaParameter() && !nullable(p.mapping()) || p.mapping() instanceof Mapping.StructValue) {
-                s.line(n.support() + ".notNull(" + p.javaName() + ", " + fn + ", " + JavaNames.literal(p.decl().name()) + ");");
+                s.line("ArgumentChecks.notNull(" + p.javaName() + ", " + fn + ", " + JavaNames.literal(p.decl().name()) + ");");
             }
             int fixed = switch (p.mapping()) {
                 case Mapping.ScalarArray a -> a.fixed();
@@ -279,7 +279,7 @@ final class TypedClassWriter {
                 default -> 0;
             };
             if (fixed > 0) {
-                s.line("if (" + p.javaName() + " != null) " + n.support() + ".atLeast(" + fn + ", "
+                s.line("if (" + p.javaName() + " != null) ArgumentChecks.atLeast(" + fn + ", "
                         + JavaNames.literal(p.decl().name()) + ", " + p.javaName() + ".length, " + fixed + ");");
             }
         }
@@ -289,8 +289,8 @@ final class TypedClassWriter {
             if (e == null) continue;
             String names = JavaNames.literal(p.decl().name()) + ", " + JavaNames.literal(e.countName());
             String check = p.mapping() instanceof Mapping.Segment
-                    ? n.support() + ".fits(" + fn + ", " + names + ", " + p.javaName() + ", " + e.count() + ", " + e.elementBytes() + ");"
-                    : "if (" + p.javaName() + " != null) " + n.support() + ".enough(" + fn + ", " + names + ", "
+                    ? "ArgumentChecks.fits(" + fn + ", " + names + ", " + p.javaName() + ", " + e.count() + ", " + e.elementBytes() + ");"
+                    : "if (" + p.javaName() + " != null) ArgumentChecks.enough(" + fn + ", " + names + ", "
                             + p.javaName() + ".length, " + e.count() + ");";
             if (e.computed() == null) {
                 s.line(check);
@@ -302,7 +302,7 @@ final class TypedClassWriter {
             s.mid("} catch (ArithmeticException $$overflow) {");
             List<String> values = e.computed().reads().stream()
                     .map(r -> JavaNames.literal(" " + r.name() + "=") + " + " + r.java()).toList();
-            s.line("throw " + n.support() + ".lengthOverflow(" + fn + ", " + JavaNames.literal(p.decl().name()) + ", "
+            s.line("throw ArgumentChecks.lengthOverflow(" + fn + ", " + JavaNames.literal(p.decl().name()) + ", "
                     + JavaNames.literal(e.computed().text()) + ", " + (values.isEmpty() ? "\"\"" : String.join(" + ", values)) + ");");
             s.close("}");
         }
@@ -359,7 +359,7 @@ final class TypedClassWriter {
             s.line("long $" + p.javaName() + " = " + p.javaName() + " == null ? 0L : $$frame.addressOfCopy(" + p.javaName() + ");");
             return;
         }
-        String sup = plan.names().support();
+        String sup = "Staging";
         String j = p.javaName();
         switch (p.mapping()) {
             case Mapping.StringIn si -> s.line("MemorySegment $" + j + " = " + j + " == null ? MemorySegment.NULL : $$frame.allocateFrom(" + j + ");");
@@ -406,7 +406,7 @@ final class TypedClassWriter {
         return switch (p.mapping()) {
             case Mapping.Value v -> j;
             case Mapping.DerivedLength dl -> "$" + j;
-            case Mapping.HandleValue h -> plan.names().support() + ".address(" + j + ")";
+            case Mapping.HandleValue h -> "Staging.address(" + j + ")";
             case Mapping.StructValue sv -> j + ".segment()";
             case Mapping.StructPointer sp -> j + " == null ? MemorySegment.NULL : " + j + ".segment()";
             case Mapping.CallbackValue cb -> "$" + j + " == 0 ? MemorySegment.NULL : " + cb.callbackClass() + ".registry().stub()";
@@ -427,7 +427,7 @@ final class TypedClassWriter {
     private static String address(BindingPlan plan, TypedParam p) {
         String j = p.javaName();
         return switch (p.mapping()) {
-            case Mapping.HandleValue h -> plan.names().support() + ".addressOf(" + j + ")";
+            case Mapping.HandleValue h -> "Staging.addressOf(" + j + ")";
             case Mapping.CallbackValue cb -> "$" + j + " == 0 ? 0L : " + cb.callbackClass() + ".registry().stub().address()";
             case Mapping.UserData ud -> "(long) $" + ud.callbackParam();
             // scratch memory staged above (NULL for a null argument)
@@ -439,7 +439,7 @@ final class TypedClassWriter {
         String j = p.javaName();
         switch (p.mapping()) {
             case Mapping.ScalarArray a when !f.heapInPlace() && a.direction() != Param.Direction.IN ->
-                    s.line(plan.names().support() + ".copyBack($" + j + ", " + j + ", " + (a.fixed() > 0 ? a.fixed() : -1) + ");");
+                    s.line("Staging.copyBack($" + j + ", " + j + ", " + (a.fixed() > 0 ? a.fixed() : -1) + ");");
             case Mapping.HandleArray h when h.direction() != Param.Direction.IN -> {
                 String wrap = h.handleClass() + (h.owned() ? ".owned(" : ".borrowed(");
                 s.open("if (" + j + " != null) {");
@@ -472,7 +472,7 @@ final class TypedClassWriter {
                 s.line("return $$result.address() == 0 ? MemorySegment.NULL : $$result.reinterpret(" + bytes + ");");
             }
             case Result.Address a -> s.line("return $$result;");
-            case Result.CString cs -> s.line("return " + plan.names().support() + ".string($$result);");
+            case Result.CString cs -> s.line("return Staging.string($$result);");
             case Result.Handle h -> s.line("return " + h.handleClass() + (h.owned() ? ".owned($$result);" : ".borrowed($$result);"));
             case Result.Struct st -> s.line("return " + st.structClass() + ".wrap($$result);");
             case Result.Outs o -> {

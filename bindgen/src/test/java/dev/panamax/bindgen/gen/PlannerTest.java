@@ -27,7 +27,7 @@ class PlannerTest {
     @Test
     void namesOfTheGeneratedClasses() {
         BindingPlan.Names n = PLAN.names();
-        assertEquals(new BindingPlan.Names("org.example.demo", "Demo", "DemoApi", "DemoException", "DemoThunks", "DemoSupport",
+        assertEquals(new BindingPlan.Names("org.example.demo", "Demo", "DemoApi", "DemoException", "DemoThunks",
                 "DemoByAddress"), n);
         assertEquals(List.of("panamax_demo", "libpanamax_demo.so.1"), PLAN.libraryNames());
         assertEquals("libpanamax_glue_demo.so", PLAN.glueLibraryFile());
