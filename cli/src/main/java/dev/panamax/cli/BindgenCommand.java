@@ -15,7 +15,7 @@ import java.util.concurrent.Callable;
  * the C glue (MetaABI thunks of the batchable functions) into {@code DIR/c} and the report
  * {@code DIR/bindgen-LIBRARY.txt}. Files are rewritten only when their bytes change.
  */
-@Command(name = "bindgen", description = {
+@Command(name = "bindgen", subcommands = ImportCommand.class, description = {
         "Generate Java bindings (raw and typed layers), C glue and a report from a declarations file.",
         "Writes DIR/java (sources), DIR/c (thunks of batchable functions, compile them with the library or into a",
         "glue library) and DIR/bindgen-LIBRARY.txt (what was bound, what was skipped and why)."})

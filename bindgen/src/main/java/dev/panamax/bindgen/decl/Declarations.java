@@ -22,12 +22,23 @@ import java.util.Optional;
  * @param constants  constants in file order
  * @param errors     error conventions in file order
  * @param functions  functions in file order
+ * @param headers    the C headers the library is declared in ({@code headers:}): every binding is checked
+ *                   against them when generated (a path relative to the file, an absolute path, or
+ *                   {@code <name.h>} on the compiler's include path)
  */
 public record Declarations(String file, int format, String library, List<String> sonames, String javaPackage,
                            String className, Map<String, TypeDecl> types, Map<String, Constant> constants,
-                           Map<String, ErrorConvention> errors, List<Function> functions) {
+                           Map<String, ErrorConvention> errors, List<Function> functions, List<String> headers) {
+    /** A file without {@code headers}. */
+    public Declarations(String file, int format, String library, List<String> sonames, String javaPackage,
+                        String className, Map<String, TypeDecl> types, Map<String, Constant> constants,
+                        Map<String, ErrorConvention> errors, List<Function> functions) {
+        this(file, format, library, sonames, javaPackage, className, types, constants, errors, functions, List.of());
+    }
+
     public Declarations {
         sonames = List.copyOf(sonames);
+        headers = List.copyOf(headers);
         types = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(types));
         constants = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(constants));
         errors = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(errors));

@@ -42,7 +42,7 @@ import java.util.regex.Pattern;
  */
 public final class DeclarationsParser {
     static final Set<String> TOP_KEYS = orderedSet("format", "library", "sonames", "package", "class", "types",
-            "constants", "errors", "functions");
+            "constants", "errors", "functions", "headers");
     static final Set<String> FUNCTION_KEYS = orderedSet("name", "returns", "params", "tier", "batchable", "blocking");
     static final Set<String> RETURN_KEYS = orderedSet("type", "status", "ownership", "length");
     static final Set<String> PARAM_KEYS = orderedSet("name", "type", "dir", "length", "terminated", "nullable", "errcode", "ownership");
@@ -118,6 +118,7 @@ public final class DeclarationsParser {
         // the library's name also names the C glue (pmx_thunks_<library>.c), so it must be a C identifier
         String library = identifier(require(keys, "library", top, "top level"), "library");
         List<String> sonames = keys.containsKey("sonames") ? strings(keys.get("sonames"), "sonames") : List.of();
+        List<String> headers = keys.containsKey("headers") ? strings(keys.get("headers"), "headers") : List.of();
         String javaPackage = null;
         if (keys.containsKey("package")) {
             javaPackage = javaPackage(keys.get("package"));
@@ -144,7 +145,7 @@ public final class DeclarationsParser {
         for (Function f : functions) resolver.functionType(f.returns().type(), f.params(), f.returns().location());
         new DeclarationsValidator(types, functions).validate();
         return new Declarations(file, (int) format, library, sonames, javaPackage, className, types, constants, errors,
-                functions);
+                functions, headers);
     }
 
     /** A dotted Java package, checked part by part (a regular expression over the whole recurses per part). */

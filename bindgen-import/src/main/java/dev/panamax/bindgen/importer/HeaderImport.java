@@ -1,0 +1,288 @@
+package dev.panamax.bindgen.importer;
+
+import dev.panamax.bindgen.decl.Constant;
+import dev.panamax.bindgen.decl.Declarations;
+import dev.panamax.bindgen.decl.DeclarationsException;
+import dev.panamax.bindgen.decl.DeclarationsParser;
+import dev.panamax.bindgen.decl.Function;
+import dev.panamax.bindgen.decl.TypeDecl;
+import dev.panamax.bindgen.decl.TypeRef;
+import dev.panamax.core.abi.CType;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code panamax bindgen import}: C headers in, a declarations file out. The first import writes the
+ * file with a {@value DeclarationsWriter#MARKER} comment at each place a person has to decide what the
+ * header cannot say; importing again into the same file keeps everything that person added and reports
+ * what the headers added, removed or changed.
+ *
+ * <pre>{@code
+ * HeaderImport.Result r = HeaderImport.run(new ImportOptions(List.of(Path.of("/usr/include/sqlite3.h")), "sqlite3",
+ *         List.of(), List.of(), Pattern.compile("^(sqlite3|SQLITE_)"), "org.example.sqlite"), Path.of("sqlite3.yaml"));
+ * r.changes().lines().forEach(System.out::println);
+ * }</pre>
+ */
+public final class HeaderImport {
+    private HeaderImport() {}
+
+    /**
+     * What an import did.
+     *
+     * @param text      the declarations file written
+     * @param skipped   declarations of the headers left out, with why
+     * @param changes   for a re-import, what the headers changed (empty for a first import)
+     * @param reimport  whether an existing file was merged
+     * @param problem   for a re-import whose merged file does not validate (an annotation names what the
+     *                  header removed), the parser's message; null when it validates
+     */
+    public record Result(Path file, String text, Declarations declarations, List<Skipped> skipped, Changes changes,
+                         boolean reimport, String problem) {
+        /** One line: how much was imported. */
+        public String summary() {
+            long handles = declarations.types().values().stream().filter(t -> t instanceof TypeDecl.Handle).count();
+            long callbacks = declarations.types().values().stream().filter(t -> t instanceof TypeDecl.Callback).count();
+            long records = declarations.types().values().stream().filter(t -> t instanceof TypeDecl.Struct || t instanceof TypeDecl.Union).count();
+            long markers = text.lines().filter(l -> l.contains(DeclarationsWriter.MARKER)).count();
+            return "panamax bindgen import: " + declarations.library() + ": " + declarations.functions().size() + " functions, "
+                    + records + " structs and unions, " + handles + " handles, " + callbacks + " callbacks, "
+                    + declarations.constants().size() + " constants, " + skipped.size() + " skipped; " + markers
+                    + " places to annotate (" + DeclarationsWriter.MARKER + ") -> " + file;
+        }
+    }
+
+    /** Imports the headers {@code options} names into {@code out}, merging with it when it exists. */
+    public static Result run(ImportOptions options, Path out) {
+        HeaderReader.Result r = HeaderReader.read(options);
+        if (r.seen() == 0) {
+            throw new ImportException(options.filter() == null
+                    ? "the headers declare no function, type or constant: " + options.headers()
+                    : "--filter '" + options.filter().pattern() + "' matches nothing the headers declare " + options.headers()
+                    + "; expected a regular expression found in the names of functions, types or constants");
+        }
+        List<Skipped> skipped = new ArrayList<>(r.skipped());
+        Map<String, TypeDecl> types = new LinkedHashMap<>(r.types());
+        List<Function> functions = new ArrayList<>(r.functions());
+        List<String> headers = options.headers().stream().map(h -> headerName(h, out)).toList();
+        Declarations fresh = declarations(out, options, types, r.constants(), functions, headers);
+        checkLayouts(fresh, r.layouts(), types, skipped);
+        prune(types, functions, skipped);
+        fresh = declarations(out, options, types, r.constants(), functions, headers);
+
+        Declarations result = fresh;
+        Changes changes = Changes.none();
+        String comment = defaultComment(options);
+        DeclarationsWriter.Reviewed reviewed = DeclarationsWriter.Reviewed.NONE;
+        boolean reimport = Files.isRegularFile(out);
+        if (reimport) {
+            String oldText = read(out);
+            Declarations old;
+            try {
+                old = DeclarationsParser.parse(oldText, out.toString());
+            } catch (DeclarationsException e) {
+                throw new ImportException("cannot re-import into " + out + ": it does not parse: " + e.getMessage()
+                        + "; fix it first, or import into a new file");
+            }
+            Reimport.Merged m = Reimport.merge(old, fresh);
+            result = m.declarations();
+            changes = m.changes();
+            comment = leadingComment(oldText);
+            reviewed = reviewedPlaces(oldText);
+        }
+        String text = DeclarationsWriter.write(result, comment, result.headers(), reviewed);
+        String problem = null;
+        try {
+            DeclarationsParser.parse(text, out.toString());
+        } catch (DeclarationsException e) {
+            if (!reimport) throw new ImportException("the imported declarations do not validate: " + e.getMessage());
+            problem = e.getMessage();
+        }
+        try {
+            if (out.toAbsolutePath().getParent() != null) Files.createDirectories(out.toAbsolutePath().getParent());
+            if (!reimport || !text.equals(read(out))) Files.writeString(out, text, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);
+        }
+        return new Result(out, text, result, skipped, changes, reimport, problem);
+    }
+
+    private static Declarations declarations(Path out, ImportOptions o, Map<String, TypeDecl> types, Map<String, Constant> constants,
+                                             List<Function> functions, List<String> headers) {
+        String pkg = o.javaPackage() != null ? o.javaPackage() : "panamax." + o.library().toLowerCase(java.util.Locale.ROOT);
+        return new Declarations(out.toString(), 1, o.library(), List.of(o.library()), pkg, className(o.library()), types,
+                constants, Map.of(), functions, headers);
+    }
+
+    private static String className(String library) {
+        StringBuilder b = new StringBuilder();
+        boolean up = true;
+        for (char c : library.toCharArray()) {
+            if (Character.isLetterOrDigit(c)) {
+                b.append(up ? Character.toUpperCase(c) : c);
+                up = false;
+            } else {
+                up = true;
+            }
+        }
+        return b.toString();
+    }
+
+    /** {@code <CL/cl.h>} for a header under a system include directory, else its path relative to the file. */
+    static String headerName(Path header, Path out) {
+        Path real;
+        try {
+            real = header.toRealPath();
+        } catch (IOException e) {
+            real = header.toAbsolutePath().normalize();
+        }
+        for (String root : List.of("/usr/include/x86_64-linux-gnu", "/usr/local/include", "/usr/include")) {
+            if (real.startsWith(root)) return "<" + Path.of(root).relativize(real) + ">";
+        }
+        Path dir = out.toAbsolutePath().normalize().getParent();
+        if (dir == null) return real.toString();
+        Path relative = dir.relativize(real);
+        return relative.startsWith("..") ? real.toString() : relative.toString();
+    }
+
+    /**
+     * Compares each struct's layout as the format computes it (System V) with clang's: an alignment
+     * clang makes larger is declared ({@code align:}); another size (a packed struct) skips the struct.
+     */
+    private static void checkLayouts(Declarations d, Map<String, long[]> layouts, Map<String, TypeDecl> types, List<Skipped> skipped) {
+        for (var e : layouts.entrySet()) {
+            String name = e.getKey();
+            TypeDecl t = types.get(name);
+            if (t == null) continue;
+            CType c;
+            try {
+                c = d.resolveType(name);
+            } catch (RuntimeException ex) {
+                continue;   // it uses something skipped: pruned below
+            }
+            long size = e.getValue()[0];
+            long align = e.getValue()[1];
+            if (align > c.align() && (align & (align - 1)) == 0) {
+                types.put(name, switch (t) {
+                    case TypeDecl.Struct s -> new TypeDecl.Struct(s.name(), s.fields(), (int) align, s.location());
+                    case TypeDecl.Union s -> new TypeDecl.Union(s.name(), s.fields(), (int) align, s.location());
+                    default -> t;
+                });
+                long padded = (c.size() + align - 1) / align * align;
+                if (padded == size) continue;
+            }
+            if (c.size() != size || c.align() > align) {
+                types.remove(name);
+                skipped.add(new Skipped(name, "type", t.location().toString(), "laid out unlike System V (clang: size "
+                        + size + ", align " + align + "; natural: size " + c.size() + ", align " + c.align() + "): packed?"));
+            }
+        }
+    }
+
+    /** Removes, until none is left, every type and function that uses a type not declared. */
+    private static void prune(Map<String, TypeDecl> types, List<Function> functions, List<Skipped> skipped) {
+        boolean again = true;
+        while (again) {
+            again = false;
+            for (TypeDecl t : List.copyOf(types.values())) {
+                String missing = missing(types, Reimport.refs(t));
+                if (missing != null) {
+                    types.remove(t.name());
+                    skipped.add(new Skipped(t.name(), "type", t.location().toString(), "uses " + missing + ", which is skipped"));
+                    again = true;
+                }
+            }
+        }
+        functions.removeIf(f -> {
+            List<TypeRef> refs = new ArrayList<>();
+            refs.add(f.returns().type());
+            f.params().forEach(p -> refs.add(p.type()));
+            String missing = missing(types, refs);
+            if (missing != null) skipped.add(new Skipped(f.name(), "function", f.location().toString(), "uses " + missing + ", which is skipped"));
+            return missing != null;
+        });
+    }
+
+    private static String missing(Map<String, TypeDecl> types, List<TypeRef> refs) {
+        for (TypeRef r : refs) {
+            String n = Reimport.named(r);
+            if (n != null && !types.containsKey(n)) return n;
+        }
+        return null;
+    }
+
+    private static String defaultComment(ImportOptions o) {
+        return "# " + o.library() + ", imported from " + String.join(", ", o.headers().stream().map(Path::toString).toList())
+                + " by `panamax bindgen import`.\n"
+                + "# Lines marked '" + DeclarationsWriter.MARKER + "' need what the header cannot say (docs/DECLARATIONS.md):\n"
+                + "# statuses, handle ownership, buffer lengths and directions, nullability; tiers are all standard.\n"
+                + "# Importing again into this file keeps every annotation and reports what the header changed.";
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + p + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The comment lines before the first key. */
+    private static String leadingComment(String text) {
+        StringBuilder b = new StringBuilder();
+        for (String line : text.lines().toList()) {
+            if (line.startsWith("#") || line.isBlank()) b.append(line).append("\n");
+            else break;
+        }
+        return b.toString();
+    }
+
+    /**
+     * The places of {@code text} written in the long form: a function's {@code returns: {...}}, a
+     * parameter {@code {name: ..}}, a callback with {@code calls:}.
+     */
+    @SuppressWarnings("unchecked")
+    private static DeclarationsWriter.Reviewed reviewedPlaces(String text) {
+        Set<String> returns = new HashSet<>();
+        Set<String> params = new HashSet<>();
+        Object doc;
+        try {
+            doc = new Load(LoadSettings.builder().build()).loadFromString(text.replaceAll("(?<=[A-Za-z0-9_*\\]])\\[(\\d+)]", "_$1_"));
+        } catch (RuntimeException e) {
+            return DeclarationsWriter.Reviewed.NONE;
+        }
+        if (doc instanceof Map<?, ?> top) {
+            if (top.get("functions") instanceof List<?> fs) {
+                for (Object f : fs) {
+                    if (!(f instanceof Map<?, ?> fm) || !(fm.get("name") instanceof String name)) continue;
+                    if (fm.get("returns") instanceof Map) returns.add(name);
+                    if (fm.get("params") instanceof List<?> ps) {
+                        for (Object p : ps) if (p instanceof Map<?, ?> pm && pm.get("name") instanceof String pn) params.add(name + "/" + pn);
+                    }
+                }
+            }
+            if (top.get("types") instanceof Map<?, ?> ts) {
+                for (var e : ((Map<Object, Object>) ts).entrySet()) {
+                    if (e.getValue() instanceof Map<?, ?> tm && tm.get("callback") instanceof Map<?, ?> cb && cb.containsKey("calls")) {
+                        params.add(e.getKey() + "/user_data");
+                    }
+                }
+            }
+        }
+        return new DeclarationsWriter.Reviewed() {
+            @Override public boolean returns(String function) { return returns.contains(function); }
+            @Override public boolean param(String owner, String param) { return params.contains(owner + "/" + param); }
+        };
+    }
+}

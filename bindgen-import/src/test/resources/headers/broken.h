@@ -1,0 +1,3 @@
+/* does not parse */
+int ok(int x);
+int broken(int x, ;
