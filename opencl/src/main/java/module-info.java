@@ -5,7 +5,11 @@
  */
 module dev.panamax.opencl {
     requires transitive dev.panamax.core;
+    requires transitive dev.panamax.compute;
 
     exports dev.panamax.opencl;
     exports dev.panamax.opencl.binding;
+    exports dev.panamax.opencl.compute;
+
+    provides dev.panamax.compute.spi.ComputeBackend with dev.panamax.opencl.compute.OpenClBackend;
 }

@@ -153,7 +153,7 @@ public final class Budget {
     }
 
     /** Short-lived heap garbage: makes the collector run (and find unreachable handles) without System.gc(). */
-    private static void nudge(long bytes) {
+    public static void nudge(long bytes) {
         NUDGES.incrementAndGet();
         long left = bytes;
         while (left > 0) {

@@ -25,14 +25,34 @@ public final class Shadow {
 
     /** Shadow bytes for {@code nativeBytes}. */
     public static long bytesFor(long nativeBytes) {
-        long n = (long) (nativeBytes * RATIO);
+        return scaled(nativeBytes, RATIO);
+    }
+
+    /**
+     * Shadow bytes for {@code nativeBytes} of a budget of {@code budgetLimit} bytes: the shadows of
+     * that whole budget add up to {@code shadowFraction} of the maximum heap.
+     */
+    public static long bytesFor(long nativeBytes, long budgetLimit) {
+        return scaled(nativeBytes, Budget.config().shadowFraction() * Runtime.getRuntime().maxMemory() / (double) budgetLimit);
+    }
+
+    /** A shadow for {@code nativeBytes} of a budget of {@code budgetLimit} bytes, or null when it would be tiny. */
+    public static Object of(long nativeBytes, long budgetLimit) {
+        return array(bytesFor(nativeBytes, budgetLimit));
+    }
+
+    private static long scaled(long nativeBytes, double ratio) {
+        long n = (long) (nativeBytes * ratio);
         if (n < REGION / 2) return n;
         return Math.max(1, Math.round((double) n / REGION)) * REGION - ARRAY_HEADER;
     }
 
     /** A shadow for {@code nativeBytes}, or null when it would be tiny. */
     public static Object of(long nativeBytes) {
-        long n = bytesFor(nativeBytes);
+        return array(bytesFor(nativeBytes));
+    }
+
+    private static Object array(long n) {
         if (n < MIN_SHADOW) return null;
         return new byte[(int) Math.min(n, Integer.MAX_VALUE - 16)];
     }

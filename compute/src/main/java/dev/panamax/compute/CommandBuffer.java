@@ -1,0 +1,268 @@
+package dev.panamax.compute;
+
+import dev.panamax.compute.spi.Command;
+import dev.panamax.compute.spi.Submission;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * A list of commands recorded in Java and handed to the device in one go by {@link #commit()}.
+ * Made by a {@link CommandQueue}; encoded by one thread at a time through its encoders; used once.
+ *
+ * <pre>{@code
+ * CommandBuffer cb = queue.commandBuffer();
+ * try (ComputeEncoder e = cb.computeEncoder()) {
+ *     e.setPipeline(saxpy).setBuffer(0, x).setBuffer(1, y).setFloat(2, 2f).dispatchThreads(Size.of(n), Size.of(64));
+ * }
+ * cb.addCompletedHandler(status -> log(status));   // before commit, as Metal requires
+ * cb.commit();                                     // does not block (unless the queue is full)
+ * cb.completion().join();                          // or waitUntilCompleted()
+ * }</pre>
+ *
+ * Its kind ({@link References}, {@link Validation}) is aruminium's table: a RETAINED buffer takes a
+ * reference on every resource it uses at commit and keeps it until it completes (closing one
+ * meanwhile is safe); a CHECKED one checks each command when encoded. Both refuse at commit a
+ * resource closed since it was encoded; only an UNRETAINED UNCHECKED one trusts the caller. A failing command does not throw from {@code commit()}:
+ * the status becomes {@link CommandBufferStatus#ERROR}, {@link #error()} names the command, and
+ * {@link #completion()} fails with it.
+ */
+public final class CommandBuffer {
+    private final CommandQueue queue;
+    private final References references;
+    private final Validation validation;
+    private String label;
+    private List<Command> commands = new ArrayList<>();
+    /** Resources used, each once. */
+    private IdentityHashMap<Resource, Boolean> resources = new IdentityHashMap<>();
+    private Resource lastResource;
+    /** RETAINED: the references taken at commit, dropped at completion. */
+    private List<Resource> held;
+    private final List<CompletedHandler> handlers = new ArrayList<>(0);
+    private final CompletableFuture<CommandBuffer> completion = new CompletableFuture<>();
+    private Object openEncoder;
+    private volatile CommandBufferStatus status = CommandBufferStatus.NOT_ENQUEUED;
+    private volatile CommandBufferException error;
+
+    CommandBuffer(CommandQueue queue, String number, References references, Validation validation) {
+        this.queue = queue;
+        this.label = "command buffer " + number;
+        this.references = references;
+        this.validation = validation;
+    }
+
+    /** Names it in messages: {@code command buffer 'step 7'}. */
+    public CommandBuffer label(String label) {
+        this.label = "command buffer '" + label + "'";
+        return this;
+    }
+
+    /** {@code command buffer #12} or {@code command buffer 'step 7'}. */
+    public String label() {
+        return label;
+    }
+
+    public References references() {
+        return references;
+    }
+
+    public Validation validation() {
+        return validation;
+    }
+
+    public CommandQueue queue() {
+        return queue;
+    }
+
+    /** Commands encoded so far. */
+    public int commandCount() {
+        List<Command> c = commands;
+        return c == null ? 0 : c.size();
+    }
+
+    /** An encoder for kernel dispatches; end it (close) before the next encoder or the commit. */
+    public ComputeEncoder computeEncoder() {
+        ensureEncodable("a compute encoder");
+        ComputeEncoder e = new ComputeEncoder(this);
+        openEncoder = e;
+        return e;
+    }
+
+    /** An encoder for copies, fills, reads and writes; end it (close) before the next encoder or the commit. */
+    public BlitEncoder blitEncoder() {
+        ensureEncodable("a blit encoder");
+        BlitEncoder e = new BlitEncoder(this);
+        openEncoder = e;
+        return e;
+    }
+
+    /**
+     * Runs {@code handler} with the final status once the command buffer is finished, on the queue's
+     * executor. Must be called before {@link #commit()} (Metal's rule).
+     */
+    public CommandBuffer addCompletedHandler(CompletedHandler handler) {
+        if (handler == null) throw new IllegalArgumentException("handler is null");
+        if (status != CommandBufferStatus.NOT_ENQUEUED)
+            throw new EncodingException(label + ": a completed handler must be added before commit (status " + status + ")");
+        handlers.add(handler);
+        return this;
+    }
+
+    /**
+     * Hands every command to the device in one go and returns without waiting for them (it blocks
+     * only while the queue has its maximum of command buffers in flight).
+     *
+     * @throws EncodingException when an encoder is still open, when committed twice, or (CHECKED) when a
+     *                           resource it uses was closed
+     */
+    public void commit() {
+        if (status != CommandBufferStatus.NOT_ENQUEUED) throw new EncodingException(label + " was already committed (status " + status + ")");
+        if (openEncoder != null)
+            throw new EncodingException(label + ": end the open " + openEncoder.getClass().getSimpleName() + " (close it) before commit");
+        // RETAINED: held until completion; UNRETAINED CHECKED: held while the commands are handed over
+        List<Resource> leased = null;
+        if (references == References.RETAINED || validation == Validation.CHECKED) leased = leaseForCommit();
+        if (references == References.RETAINED) held = leased;
+        queue.acquireSlot();
+        status = CommandBufferStatus.COMMITTED;
+        Submission s = new Submission(label, commands, references, validation, this::finished);
+        submission = s;
+        try {
+            queue.submit(s);
+        } catch (Throwable t) {
+            finished(new CommandBufferException(label + " could not be submitted: " + t, -1, t));
+        } finally {
+            if (leased != null && references == References.UNRETAINED) for (Resource r : leased) r.releaseReference();
+        }
+    }
+
+    /** NOT_ENQUEUED, COMMITTED, COMPLETED or ERROR. */
+    public CommandBufferStatus status() {
+        return status;
+    }
+
+    /** The failure, when the status is ERROR. */
+    public Optional<CommandBufferException> error() {
+        return Optional.ofNullable(error);
+    }
+
+    /**
+     * Blocks until the command buffer is finished and returns its status (COMPLETED or ERROR); its
+     * handlers may still be running.
+     *
+     * @throws IllegalStateException when it was never committed
+     */
+    public CommandBufferStatus waitUntilCompleted() {
+        if (status == CommandBufferStatus.NOT_ENQUEUED) throw new IllegalStateException(label + " was not committed");
+        if (!completion.isDone()) {
+            Submission s = submission;
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    if (s != null) queue.driver().await(s);
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            try {
+                completion.join();
+            } catch (CompletionException ignored) {
+                // the status says ERROR
+            }
+            if (interrupted) Thread.currentThread().interrupt();
+        }
+        return status;
+    }
+
+    /**
+     * Completes with this command buffer when it finished, or fails with its
+     * {@link CommandBufferException}. Dependent stages given without an executor run on the thread
+     * that finished it (the queue's executor or a waiting thread), never the driver's.
+     */
+    public CompletableFuture<CommandBuffer> completion() {
+        return completion;
+    }
+
+    @Override
+    public String toString() {
+        return label + " [" + status + ", " + commandCount() + " commands, " + references + ", " + validation + "]";
+    }
+
+    // ---------------------------------------------------------------- for the encoders
+
+    private Submission submission;
+
+    String where() {
+        return label + " command " + commandCount();
+    }
+
+    void ensureEncodable(String what) {
+        if (status != CommandBufferStatus.NOT_ENQUEUED)
+            throw new EncodingException(label + ": cannot make " + what + " after commit (status " + status + ")");
+        if (openEncoder != null)
+            throw new EncodingException(label + ": end the open " + openEncoder.getClass().getSimpleName() + " (close it) before making " + what);
+    }
+
+    void ensureOpenForCommands(Object encoder) {
+        if (status != CommandBufferStatus.NOT_ENQUEUED)
+            throw new EncodingException(label + ": cannot encode after commit (status " + status + ")");
+        if (openEncoder != encoder)
+            throw new EncodingException(label + ": this " + encoder.getClass().getSimpleName() + " was ended; make a new encoder");
+    }
+
+    void encoderEnded(Object encoder) {
+        if (openEncoder == encoder) openEncoder = null;
+    }
+
+    void add(Command c) {
+        commands.add(c);
+    }
+
+    /** Notes a resource the next command uses (each is taken once, at commit). */
+    void use(Resource r) {
+        if (r == lastResource) return;
+        lastResource = r;
+        resources.put(r, Boolean.TRUE);
+    }
+
+    // ---------------------------------------------------------------- commit and completion
+
+    private List<Resource> leaseForCommit() {
+        List<Resource> leased = new ArrayList<>(resources.size());
+        for (Resource r : resources.keySet()) {
+            if (!r.acquire()) {
+                for (Resource l : leased) l.releaseReference();
+                throw new EncodingException(label + " uses " + r.describe() + ", which was closed before commit"
+                        + (references == References.RETAINED ? " (a command buffer keeps its resources from commit to completion)"
+                        : " (an UNRETAINED command buffer needs its resources kept open until it completes)"));
+            }
+            leased.add(r);
+        }
+        return leased;
+    }
+
+    private void finished(CommandBufferException failure) {
+        synchronized (this) {
+            if (status.isFinished()) return;
+            error = failure;
+            status = failure == null ? CommandBufferStatus.COMPLETED : CommandBufferStatus.ERROR;
+        }
+        if (held != null) {
+            for (Resource r : held) r.releaseReference();
+            held = null;
+        }
+        resources = null;
+        lastResource = null;
+        commands = null;
+        queue.releaseSlot();
+        CommandBufferStatus st = status;
+        for (CompletedHandler h : handlers) queue.runHandler(h, st, label);
+        if (failure == null) completion.complete(this);
+        else completion.completeExceptionally(failure);
+    }
+}

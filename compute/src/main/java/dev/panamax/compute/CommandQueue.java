@@ -1,0 +1,129 @@
+package dev.panamax.compute;
+
+import dev.panamax.compute.spi.QueueDriver;
+import dev.panamax.compute.spi.Submission;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Runs command buffers on a device in commit order. Thread-safe: any number of threads may make,
+ * encode and commit command buffers on one queue. At most {@link #maxCommandBuffersInFlight()}
+ * committed command buffers are unfinished at a time: {@code commit()} blocks until one finishes
+ * (Metal's command buffer pool), so a producer cannot run away from the device.
+ *
+ * <pre>{@code
+ * try (CommandQueue queue = device.newCommandQueue(2)) {
+ *     for (Token t : tokens) {           // encode N+1 while N runs
+ *         CommandBuffer cb = queue.commandBuffer();
+ *         encode(cb, t);
+ *         cb.commit();
+ *     }
+ * }                                       // close waits for what is in flight
+ * }</pre>
+ */
+public final class CommandQueue implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(CommandQueue.class.getName());
+    private static final Executor DEFAULT_HANDLERS = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("panamax-compute-handler-", 0).factory());
+
+    private final ComputeDevice device;
+    private final QueueDriver driver;
+    private final int maxInFlight;
+    private final Semaphore slots;
+    private final Executor handlers;
+    private final AtomicLong numbers = new AtomicLong();
+    private final AtomicLong handlerFailures = new AtomicLong();
+    private volatile boolean closed;
+
+    /**
+     * For backends: a queue over {@code driver}. Completion handlers run on {@code handlerExecutor}
+     * (null: virtual threads).
+     */
+    public CommandQueue(ComputeDevice device, QueueDriver driver, int maxCommandBuffersInFlight, Executor handlerExecutor) {
+        if (maxCommandBuffersInFlight < 1)
+            throw new IllegalArgumentException("maxCommandBuffersInFlight must be at least 1: got " + maxCommandBuffersInFlight);
+        this.device = device;
+        this.driver = driver;
+        this.maxInFlight = maxCommandBuffersInFlight;
+        this.slots = new Semaphore(maxCommandBuffersInFlight, true);
+        this.handlers = handlerExecutor == null ? DEFAULT_HANDLERS : handlerExecutor;
+    }
+
+    public ComputeDevice device() {
+        return device;
+    }
+
+    /** A command buffer that retains its resources and checks every command. */
+    public CommandBuffer commandBuffer() {
+        return commandBuffer(References.RETAINED, Validation.CHECKED);
+    }
+
+    /** A command buffer of the given kind (aruminium's table: retained or not, checked or not). */
+    public CommandBuffer commandBuffer(References references, Validation validation) {
+        if (closed) throw new IllegalStateException("command queue is closed");
+        if (references == null || validation == null) throw new IllegalArgumentException("references and validation are required");
+        return new CommandBuffer(this, "#" + numbers.incrementAndGet(), references, validation);
+    }
+
+    public int maxCommandBuffersInFlight() {
+        return maxInFlight;
+    }
+
+    /** Committed command buffers not finished yet. */
+    public int inFlight() {
+        return maxInFlight - slots.availablePermits();
+    }
+
+    /** Completion handlers that threw (each was reported). */
+    public long handlerFailures() {
+        return handlerFailures.get();
+    }
+
+    /** Waits until every committed command buffer has finished. */
+    public void waitUntilIdle() {
+        slots.acquireUninterruptibly(maxInFlight);
+        slots.release(maxInFlight);
+    }
+
+    /** Waits for the command buffers in flight, then frees the queue. Idempotent. */
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        waitUntilIdle();
+        driver.close();
+    }
+
+    // ------------------------------------------------------------------ for CommandBuffer
+
+    QueueDriver driver() {
+        return driver;
+    }
+
+    void acquireSlot() {
+        if (closed) throw new IllegalStateException("command queue is closed");
+        slots.acquireUninterruptibly();
+    }
+
+    void releaseSlot() {
+        slots.release();
+    }
+
+    void submit(Submission s) {
+        driver.submit(s);
+    }
+
+    void runHandler(CompletedHandler handler, CommandBufferStatus status, String label) {
+        handlers.execute(() -> {
+            try {
+                handler.completed(status);
+            } catch (Throwable t) {
+                handlerFailures.incrementAndGet();
+                LOG.log(System.Logger.Level.WARNING, "completed handler of " + label + " threw; the queue goes on", t);
+            }
+        });
+    }
+}

@@ -1,0 +1,287 @@
+package dev.panamax.compute;
+
+import dev.panamax.compute.spi.Argument;
+import dev.panamax.compute.spi.Command;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Encodes kernel dispatches into a {@link CommandBuffer}. Its argument table persists across
+ * dispatches and pipelines, as in Metal; each dispatch records a snapshot of it. Belongs to one
+ * thread; {@link #close()} ends it.
+ *
+ * <pre>{@code
+ * try (ComputeEncoder e = commandBuffer.computeEncoder()) {
+ *     e.setPipeline(scale).setBuffer(0, x).setFloat(1, 0.5f).setInt(2, n);
+ *     e.dispatchThreads(Size.of(n), Size.of(64));
+ *     e.setFloat(1, 2f).dispatchThreads(Size.of(n), Size.of(64));   // only the factor changed
+ * }
+ * }</pre>
+ *
+ * In a {@link Validation#CHECKED} command buffer each dispatch is checked against the pipeline's
+ * arguments and the device's limits, and a refusal names the command buffer, the command's index,
+ * the pipeline and the argument.
+ */
+public final class ComputeEncoder implements AutoCloseable {
+    private final CommandBuffer owner;
+    private final boolean checked;
+    private final DeviceInfo info;
+    private ComputePipeline pipeline;
+    private Argument[] table = new Argument[8];
+    /** The highest argument index set since the last setPipeline. */
+    private int highest = -1;
+
+    ComputeEncoder(CommandBuffer owner) {
+        this.owner = owner;
+        this.checked = owner.validation() == Validation.CHECKED;
+        this.info = owner.queue().device().info();
+    }
+
+    /** The pipeline the next dispatches run. */
+    public ComputeEncoder setPipeline(ComputePipeline pipeline) {
+        owner.ensureOpenForCommands(this);
+        if (pipeline == null) throw new EncodingException(owner.where() + ": the pipeline is null");
+        if (checked) {
+            if (pipeline.device() != owner.queue().device())
+                throw new EncodingException(owner.where() + ": pipeline '" + pipeline.name() + "' belongs to another device ("
+                        + pipeline.device().info().name() + "), not this queue's (" + info.name() + ")");
+            if (pipeline.isClosed()) throw new EncodingException(owner.where() + ": pipeline '" + pipeline.name() + "' is closed");
+        }
+        owner.use(pipeline);
+        this.pipeline = pipeline;
+        this.highest = -1;
+        return this;
+    }
+
+    /** Binds {@code buffer} from its start to argument {@code index}. */
+    public ComputeEncoder setBuffer(int index, Buffer buffer) {
+        return setBuffer(index, buffer, 0);
+    }
+
+    /** Binds {@code buffer} from {@code offset} to argument {@code index}. */
+    public ComputeEncoder setBuffer(int index, Buffer buffer, long offset) {
+        owner.ensureOpenForCommands(this);
+        if (buffer == null) throw new EncodingException(at(index) + ": the buffer is null");
+        if (checked) {
+            if (buffer.device() != owner.queue().device())
+                throw new EncodingException(at(index) + ": " + buffer.describe() + " belongs to another device ("
+                        + buffer.device().info().name() + "), not this queue's (" + info.name() + ")");
+            if (buffer.isClosed()) throw new EncodingException(at(index) + ": " + buffer.describe() + " is closed");
+            if (offset < 0 || offset >= buffer.length())
+                throw new EncodingException(at(index) + ": offset " + offset + " is outside " + buffer.describe()
+                        + " (expected 0 to " + (buffer.length() - 1) + ")");
+            if (offset % info.bufferOffsetAlignment() != 0)
+                throw new EncodingException(at(index) + ": offset " + offset + " is not a multiple of " + info.bufferOffsetAlignment()
+                        + " bytes, the alignment this device needs for a bound buffer offset");
+        }
+        owner.use(buffer);
+        put(index, new Argument.BufferArgument(buffer, offset));
+        return this;
+    }
+
+    /**
+     * Binds a copy of {@code bytes}: by value to a value argument, or as the contents of a transient
+     * buffer to a buffer argument (Metal's {@code setBytes}); read now, so the array may change after.
+     */
+    public ComputeEncoder setBytes(int index, byte[] bytes) {
+        owner.ensureOpenForCommands(this);
+        if (bytes == null || bytes.length == 0) throw new EncodingException(at(index) + ": setBytes needs at least one byte");
+        put(index, new Argument.BytesArgument(bytes.clone()));
+        return this;
+    }
+
+    /** Binds a copy of {@code bytes} (see {@link #setBytes(int, byte[])}). */
+    public ComputeEncoder setBytes(int index, MemorySegment bytes) {
+        return setBytes(index, bytes.toArray(ValueLayout.JAVA_BYTE));
+    }
+
+    /** Binds a copy of {@code values}, as {@link #setBytes(int, byte[])}. */
+    public ComputeEncoder setFloats(int index, float... values) {
+        byte[] b = new byte[values.length * Float.BYTES];
+        MemorySegment.copy(values, 0, MemorySegment.ofArray(b), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, values.length);
+        return setBytes(index, b);
+    }
+
+    /** Binds a copy of {@code values}, as {@link #setBytes(int, byte[])}. */
+    public ComputeEncoder setInts(int index, int... values) {
+        byte[] b = new byte[values.length * Integer.BYTES];
+        MemorySegment.copy(values, 0, MemorySegment.ofArray(b), ValueLayout.JAVA_INT_UNALIGNED, 0, values.length);
+        return setBytes(index, b);
+    }
+
+    /** A 4-byte {@code int} (or {@code uint}) by value. */
+    public ComputeEncoder setInt(int index, int value) {
+        return scalar(index, value & 0xFFFF_FFFFL, Integer.BYTES);
+    }
+
+    /** An 8-byte {@code long} (or {@code ulong}, {@code size_t}) by value. */
+    public ComputeEncoder setLong(int index, long value) {
+        return scalar(index, value, Long.BYTES);
+    }
+
+    /** A 4-byte {@code float} by value. */
+    public ComputeEncoder setFloat(int index, float value) {
+        return scalar(index, Float.floatToRawIntBits(value) & 0xFFFF_FFFFL, Float.BYTES);
+    }
+
+    /** An 8-byte {@code double} by value. */
+    public ComputeEncoder setDouble(int index, double value) {
+        return scalar(index, Double.doubleToRawLongBits(value), Double.BYTES);
+    }
+
+    /** A 2-byte {@code short} (or {@code half} bits) by value. */
+    public ComputeEncoder setShort(int index, short value) {
+        return scalar(index, value & 0xFFFFL, Short.BYTES);
+    }
+
+    /** Threadgroup memory of {@code bytes} for a threadgroup (OpenCL {@code __local}) argument. */
+    public ComputeEncoder setThreadgroupMemoryLength(int index, long bytes) {
+        owner.ensureOpenForCommands(this);
+        if (bytes <= 0) throw new EncodingException(at(index) + ": threadgroup memory needs a positive length, got " + bytes);
+        put(index, new Argument.ThreadgroupMemory(bytes));
+        return this;
+    }
+
+    /**
+     * Runs {@code grid} threads (any size: it need not be a multiple of the threadgroup) in groups of
+     * {@code threadgroup} where the grid allows it. When the grid is not a whole number of groups on a
+     * device without non-uniform groups, the device picks the group size.
+     */
+    public ComputeEncoder dispatchThreads(Size grid, Size threadgroup) {
+        return dispatch(grid, threadgroup, true);
+    }
+
+    /** Runs {@code threadgroups} groups of {@code threadgroup} threads each. */
+    public ComputeEncoder dispatchThreadgroups(Size threadgroups, Size threadgroup) {
+        if (threadgroups == null || threadgroup == null) throw new EncodingException(owner.where() + ": grid and threadgroup are required");
+        Size grid = new Size(threadgroups.width() * threadgroup.width(), threadgroups.height() * threadgroup.height(),
+                threadgroups.depth() * threadgroup.depth());
+        return dispatch(grid, threadgroup, false);
+    }
+
+    /**
+     * Later dispatches see the memory writes of earlier ones. Commands of a command buffer run in
+     * order on the devices Panamax drives, so this records an explicit barrier for the backend.
+     */
+    public ComputeEncoder memoryBarrier() {
+        owner.ensureOpenForCommands(this);
+        owner.add(new Command.Barrier());
+        return this;
+    }
+
+    /** Ends encoding; the command buffer can then take another encoder or be committed. Idempotent. */
+    public void endEncoding() {
+        owner.encoderEnded(this);
+    }
+
+    /** {@link #endEncoding()}. */
+    @Override
+    public void close() {
+        endEncoding();
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    private ComputeEncoder scalar(int index, long bits, int bytes) {
+        owner.ensureOpenForCommands(this);
+        put(index, new Argument.ScalarArgument(bits, bytes));
+        return this;
+    }
+
+    private void put(int index, Argument a) {
+        if (index < 0) throw new EncodingException(at(index) + ": negative argument index");
+        if (index >= table.length) {
+            if (index > 4095) throw new EncodingException(at(index) + ": argument index above 4095");
+            table = Arrays.copyOf(table, Math.max(index + 1, table.length * 2));
+        }
+        table[index] = a;
+        if (index > highest) highest = index;
+    }
+
+    private ComputeEncoder dispatch(Size grid, Size threadgroup, boolean exact) {
+        owner.ensureOpenForCommands(this);
+        if (pipeline == null) throw new EncodingException(owner.where() + ": no pipeline set (setPipeline before dispatching)");
+        if (grid == null || threadgroup == null) throw new EncodingException(where() + ": grid and threadgroup are required");
+        int count = checked ? pipeline.arguments().size() : Math.max(highest + 1, pipeline.arguments().size());
+        Argument[] snapshot = Arrays.copyOf(table, count);
+        if (checked) check(snapshot, grid, threadgroup);
+        owner.add(new Command.Dispatch(pipeline, snapshot, grid, threadgroup, exact));
+        return this;
+    }
+
+    private void check(Argument[] args, Size grid, Size group) {
+        List<ArgumentInfo> infos = pipeline.arguments();
+        if (highest >= infos.size())
+            throw new EncodingException(where() + ": argument " + highest + " is set, but '" + pipeline.name() + "' takes "
+                    + infos.size() + " argument" + (infos.size() == 1 ? "" : "s") + " " + names(infos));
+        for (ArgumentInfo ai : infos) {
+            Argument a = args[ai.index()];
+            String arg = where() + ": argument " + ai.describe();
+            if (a == null) throw new EncodingException(arg + " is not set (" + infos.size() + " arguments expected: " + names(infos) + ")");
+            switch (ai.addressSpace()) {
+                case DEVICE, CONSTANT -> {
+                    if (a instanceof Argument.ScalarArgument s)
+                        throw new EncodingException(arg + " takes a buffer, got a " + s.bytes() + "-byte value");
+                    if (a instanceof Argument.ThreadgroupMemory)
+                        throw new EncodingException(arg + " takes a buffer, got threadgroup memory");
+                    if (a instanceof Argument.BufferArgument b && b.buffer().isClosed())
+                        throw new EncodingException(arg + ": " + b.buffer().describe() + " is closed");
+                }
+                case THREADGROUP -> {
+                    if (!(a instanceof Argument.ThreadgroupMemory))
+                        throw new EncodingException(arg + " is threadgroup memory: give its length with setThreadgroupMemoryLength, got " + kind(a));
+                }
+                case VALUE -> {
+                    if (a instanceof Argument.BufferArgument || a instanceof Argument.ThreadgroupMemory)
+                        throw new EncodingException(arg + " takes a value of " + ai.valueBytes() + " bytes, got " + kind(a));
+                    long n = a.valueBytes();
+                    if (ai.valueBytes() >= 0 && n != ai.valueBytes())
+                        throw new EncodingException(arg + " takes " + ai.valueBytes() + " bytes, got " + n);
+                    if (n > info.maxBytesArgument())
+                        throw new EncodingException(arg + ": " + n + " bytes by value is more than this device takes ("
+                                + info.maxBytesArgument() + "); declare it as a pointer and setBytes will pass a transient buffer");
+                }
+            }
+        }
+        Size max = info.maxGridSize();
+        for (int d = 0; d < 3; d++) {
+            if (grid.get(d) == 0) throw new EncodingException(where() + ": grid " + grid + " has no threads in dimension " + d);
+            if (group.get(d) == 0) throw new EncodingException(where() + ": threadgroup " + group + " has no threads in dimension " + d);
+            if (grid.get(d) > max.get(d))
+                throw new EncodingException(where() + ": grid " + grid + " is beyond this device's limit " + max + " in dimension " + d);
+        }
+        long limit = Math.min(pipeline.maxThreadsPerThreadgroup(), info.maxThreadsPerThreadgroup());
+        if (group.count() > limit)
+            throw new EncodingException(where() + ": threadgroup " + group + " has " + group.count() + " threads, more than '"
+                    + pipeline.name() + "' can run (" + limit + ")");
+    }
+
+    private static String kind(Argument a) {
+        return switch (a) {
+            case Argument.BufferArgument b -> b.buffer().describe();
+            case Argument.ScalarArgument s -> "a " + s.bytes() + "-byte value";
+            case Argument.BytesArgument b -> b.bytes().length + " bytes";
+            case Argument.ThreadgroupMemory t -> "threadgroup memory";
+        };
+    }
+
+    private static String names(List<ArgumentInfo> infos) {
+        StringBuilder b = new StringBuilder("[");
+        for (ArgumentInfo ai : infos) b.append(ai.index() == 0 ? "" : ", ").append(ai.index()).append(" '").append(ai.name()).append('\'');
+        return b.append(']').toString();
+    }
+
+    private String where() {
+        return owner.where() + " (dispatch '" + pipeline.name() + "')";
+    }
+
+    private String at(int index) {
+        if (pipeline == null) return owner.where() + ", argument " + index;
+        List<ArgumentInfo> infos = pipeline.arguments();
+        return owner.where() + " (pipeline '" + pipeline.name() + "'), argument "
+                + (index >= 0 && index < infos.size() ? infos.get(index).describe() : Integer.toString(index));
+    }
+}

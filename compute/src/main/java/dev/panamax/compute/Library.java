@@ -1,0 +1,24 @@
+package dev.panamax.compute;
+
+import java.util.List;
+
+/**
+ * Compiled kernel source. Made by {@link ComputeDevice#newLibrary(String)}; a failing build throws
+ * {@link LibraryBuildException} with the compiler's log and the failing line. Libraries are cached
+ * per device by source and options while alive: asking twice for the same source compiles once.
+ */
+public abstract class Library extends Resource {
+    protected Library(ComputeDevice device) {
+        super(device);
+    }
+
+    /** The kernel functions it defines. */
+    public abstract List<String> functionNames();
+
+    /**
+     * A pipeline for {@code function}, with its argument metadata.
+     *
+     * @throws IllegalArgumentException naming the functions there are, when there is none of that name
+     */
+    public abstract ComputePipeline newPipeline(String function);
+}

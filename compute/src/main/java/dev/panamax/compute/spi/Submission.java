@@ -1,0 +1,66 @@
+package dev.panamax.compute.spi;
+
+import dev.panamax.compute.CommandBufferException;
+import dev.panamax.compute.References;
+import dev.panamax.compute.Validation;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * A committed command buffer as its {@link QueueDriver} receives it: the commands in order, how it
+ * was made, and the call that finishes it.
+ */
+public final class Submission {
+    private final String label;
+    private final List<Command> commands;
+    private final References references;
+    private final Validation validation;
+    private final Consumer<CommandBufferException> onFinished;
+    /** The driver's own state for this run (events, scratch memory). */
+    private volatile Object driverState;
+
+    public Submission(String label, List<Command> commands, References references, Validation validation,
+                      Consumer<CommandBufferException> onFinished) {
+        this.label = label;
+        this.commands = commands;
+        this.references = references;
+        this.validation = validation;
+        this.onFinished = onFinished;
+    }
+
+    /** {@code command buffer 'step'}: how messages name it. */
+    public String label() {
+        return label;
+    }
+
+    public List<Command> commands() {
+        return commands;
+    }
+
+    public References references() {
+        return references;
+    }
+
+    public Validation validation() {
+        return validation;
+    }
+
+    public Object driverState() {
+        return driverState;
+    }
+
+    public void driverState(Object state) {
+        this.driverState = state;
+    }
+
+    /** {@code command buffer 'step' command 3 (dispatch 'saxpy')}. */
+    public String where(int commandIndex) {
+        return label + " command " + commandIndex + " (" + commands.get(commandIndex).describe() + ")";
+    }
+
+    /** The run is over: {@code error} is null when every command completed. Call once. */
+    public void finished(CommandBufferException error) {
+        onFinished.accept(error);
+    }
+}

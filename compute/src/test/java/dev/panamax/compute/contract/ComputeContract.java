@@ -1,0 +1,602 @@
+package dev.panamax.compute.contract;
+
+import dev.panamax.compute.AddressSpace;
+import dev.panamax.compute.ArgumentInfo;
+import dev.panamax.compute.BlitEncoder;
+import dev.panamax.compute.Buffer;
+import dev.panamax.compute.CommandBuffer;
+import dev.panamax.compute.CommandBufferException;
+import dev.panamax.compute.CommandBufferStatus;
+import dev.panamax.compute.CommandQueue;
+import dev.panamax.compute.ComputeDevice;
+import dev.panamax.compute.ComputeEncoder;
+import dev.panamax.compute.ComputePipeline;
+import dev.panamax.compute.DeviceInfo;
+import dev.panamax.compute.EncodingException;
+import dev.panamax.compute.Library;
+import dev.panamax.compute.LibraryBuildException;
+import dev.panamax.compute.References;
+import dev.panamax.compute.Size;
+import dev.panamax.compute.StorageMode;
+import dev.panamax.compute.Validation;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * What every compute backend must do: one abstract suite, one subclass per backend giving its
+ * {@link #device()} and its {@link #kernels()} (the same kernels in the backend's language). The
+ * suite runs under the leak extension at PARANOID: every test releases what it makes.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class ComputeContract {
+    /** The kernels the suite runs, written in the backend's kernel language. */
+    public interface Kernels {
+        /** {@code add(a, b, c, n)}: c[i] = a[i] + b[i] for i < n (floats). */
+        String vectorAdd();
+
+        /** {@code scale(x, factor, n)}: x[i] = x[i] * factor for i < n. */
+        String scale();
+
+        /** {@code inc(x)}: x[gid] += 1 (no bounds check: the grid must fit). */
+        String increment();
+
+        /** Source that does not compile, its error on line 3. */
+        String brokenOnLine3();
+    }
+
+    protected abstract ComputeDevice device();
+
+    protected abstract Kernels kernels();
+
+    protected CommandQueue queue;
+    protected Library library;
+    protected ComputePipeline add;
+    protected ComputePipeline scale;
+    protected ComputePipeline inc;
+
+    @BeforeAll
+    void openQueueAndPipelines() {
+        queue = device().newCommandQueue(3);
+        library = device().newLibrary(kernels().vectorAdd() + "\n" + kernels().scale() + "\n" + kernels().increment());
+        add = library.newPipeline("add");
+        scale = library.newPipeline("scale");
+        inc = library.newPipeline("inc");
+    }
+
+    @AfterAll
+    void closeQueueAndPipelines() {
+        if (add != null) add.close();
+        if (scale != null) scale.close();
+        if (inc != null) inc.close();
+        if (library != null) library.close();
+        if (queue != null) queue.close();
+    }
+
+    static float[] ramp(int n, float step) {
+        float[] a = new float[n];
+        for (int i = 0; i < n; i++) a[i] = i * step;
+        return a;
+    }
+
+    // ------------------------------------------------------------------ device and buffers
+
+    @Test
+    void theDeviceDescribesItself() {
+        DeviceInfo info = device().info();
+        assertFalse(info.name().isBlank());
+        assertTrue(info.computeUnits() > 0);
+        assertTrue(info.memoryBytes() > 0);
+        assertTrue(info.maxThreadsPerThreadgroup() > 0);
+        assertTrue(info.bufferOffsetAlignment() > 0);
+        assertTrue(ComputeDevice.all().contains(device()));
+    }
+
+    @Test
+    void aSharedBufferIsHostVisibleAndItsContentsAreCachedAtCreation() {
+        try (Buffer b = device().newBuffer(1000, StorageMode.SHARED)) {
+            assertEquals(1000, b.length());
+            assertEquals(1000, b.contents().byteSize());
+            assertSame(b.contents(), b.contents());
+            b.contents().set(ValueLayout.JAVA_INT, 0, 42);
+            assertEquals(42, b.contents().get(ValueLayout.JAVA_INT, 0));
+        }
+    }
+
+    @Test
+    void aPrivateBufferRefusesCpuAccessWithAClearMessage() {
+        try (Buffer b = device().newBuffer(64, StorageMode.PRIVATE)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, b::contents);
+            assertTrue(e.getMessage().contains("PRIVATE") && e.getMessage().contains("BlitEncoder"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aClosedBuffersContentsFailInJava() {
+        Buffer b = device().newBuffer(64, StorageMode.SHARED);
+        var contents = b.contents();
+        b.close();
+        assertThrows(IllegalStateException.class, b::contents);
+        assertThrows(IllegalStateException.class, () -> contents.get(ValueLayout.JAVA_INT, 0));
+    }
+
+    // ------------------------------------------------------------------ library and pipeline
+
+    @Test
+    void aPipelineKnowsItsArguments() {
+        List<ArgumentInfo> args = add.arguments();
+        assertEquals(4, args.size());
+        assertEquals("a", args.get(0).name());
+        assertEquals(AddressSpace.DEVICE, args.get(0).addressSpace());
+        assertTrue(args.get(0).takesBuffer());
+        assertEquals("n", args.get(3).name());
+        assertEquals(AddressSpace.VALUE, args.get(3).addressSpace());
+        assertEquals(4, args.get(3).valueBytes());
+        assertTrue(add.maxThreadsPerThreadgroup() > 0);
+        assertTrue(library.functionNames().containsAll(List.of("add", "scale", "inc")), library.functionNames().toString());
+    }
+
+    @Test
+    void aBrokenSourceGivesTheLogAndTheFailingLine() {
+        LibraryBuildException e = assertThrows(LibraryBuildException.class, () -> device().newLibrary(kernels().brokenOnLine3()));
+        assertEquals(3, e.line(), e.getMessage());
+        assertFalse(e.log().isBlank());
+        assertTrue(e.getMessage().contains("line 3"), e.getMessage());
+    }
+
+    @Test
+    void anUnknownFunctionNamesTheOnesThereAre() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> library.newPipeline("nope"));
+        assertTrue(e.getMessage().contains("add") && e.getMessage().contains("nope"), e.getMessage());
+    }
+
+    @Test
+    void theSameSourceTwiceSharesOneBuild() {
+        try (Library again = device().newLibrary(kernels().vectorAdd() + "\n" + kernels().scale() + "\n" + kernels().increment());
+             ComputePipeline p = again.newPipeline("add")) {
+            assertEquals(add.arguments(), p.arguments());
+        }
+    }
+
+    // ------------------------------------------------------------------ encoders, commit, wait
+
+    @Test
+    void vectorAddMatchesJava() {
+        int n = 100_003;
+        float[] a = ramp(n, 0.5f), b = ramp(n, 2f);
+        try (Buffer ba = device().newBuffer(a); Buffer bb = device().newBuffer(b);
+             Buffer bc = device().newBuffer((long) n * Float.BYTES, StorageMode.SHARED)) {
+            CommandBuffer cb = queue.commandBuffer();
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(add).setBuffer(0, ba).setBuffer(1, bb).setBuffer(2, bc).setInt(3, n).dispatchThreads(Size.of(n), Size.of(64));
+            }
+            cb.commit();
+            assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted());
+            float[] c = bc.contents().toArray(ValueLayout.JAVA_FLOAT);
+            for (int i = 0; i < n; i++) assertEquals(a[i] + b[i], c[i], "element " + i);
+        }
+    }
+
+    @Test
+    void theArgumentTableIsSnapshotPerDispatch() {
+        int n = 64;
+        try (Buffer x = device().newBuffer(ramp(n, 1f))) {
+            CommandBuffer cb = queue.commandBuffer();
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(scale).setBuffer(0, x).setFloat(1, 2f).setInt(2, n).dispatchThreads(Size.of(n), Size.of(16));
+                e.setFloat(1, 3f).dispatchThreads(Size.of(n), Size.of(16));
+                e.setInt(2, 8).dispatchThreads(Size.of(n), Size.of(16)); // only the first 8 once more by 3
+            }
+            cb.commit();
+            cb.waitUntilCompleted();
+            float[] out = x.contents().toArray(ValueLayout.JAVA_FLOAT);
+            for (int i = 0; i < n; i++) assertEquals(i < 8 ? i * 18f : i * 6f, out[i], "element " + i);
+        }
+    }
+
+    @Test
+    void privateBuffersMoveThroughBlitsWithHalfConversion() {
+        int n = 1000;
+        float[] data = ramp(n, 0.25f);
+        float[] back = new float[n];
+        float[] halves = new float[n];
+        try (Buffer p = device().newBuffer((long) n * 4, StorageMode.PRIVATE);
+             Buffer copy = device().newBuffer((long) n * 4, StorageMode.PRIVATE);
+             Buffer half = device().newBuffer((long) n * 2, StorageMode.PRIVATE)) {
+            CommandBuffer cb = queue.commandBuffer();
+            try (BlitEncoder b = cb.blitEncoder()) {
+                b.write(p, 0, data);
+            }
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, p).dispatchThreadgroups(Size.of(n / 8), Size.of(8));
+            }
+            try (BlitEncoder b = cb.blitEncoder()) {
+                b.copy(p, 0, copy, 0, (long) n * 4).read(copy, 0, back);
+                b.writeHalf(half, 0, data).readHalf(half, 0, halves);
+            }
+            cb.commit();
+            assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted());
+            for (int i = 0; i < n; i++) {
+                assertEquals(data[i] + 1, back[i], "element " + i);
+                assertEquals(data[i], halves[i], 0.125f, "half element " + i);
+            }
+        }
+    }
+
+    @Test
+    void fillSetsEveryByte() {
+        byte[] out = new byte[256];
+        try (Buffer p = device().newBuffer(256, StorageMode.PRIVATE)) {
+            CommandBuffer cb = queue.commandBuffer();
+            try (BlitEncoder b = cb.blitEncoder()) {
+                b.fill(p, 0, 256, (byte) 7).fill(p, 128, 64, (byte) 9).read(p, 0, out);
+            }
+            cb.commit();
+            cb.waitUntilCompleted();
+        }
+        for (int i = 0; i < 256; i++) assertEquals(i >= 128 && i < 192 ? 9 : 7, out[i], "byte " + i);
+    }
+
+    @Test
+    void aBufferBoundAtAnAlignedOffset() {
+        long align = device().info().bufferOffsetAlignment();
+        int n = 64 + (int) (align / 4);
+        try (Buffer x = device().newBuffer(new float[n])) {
+            CommandBuffer cb = queue.commandBuffer();
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x, align).dispatchThreads(Size.of(64), Size.of(8));
+            }
+            cb.commit();
+            cb.waitUntilCompleted();
+            float[] out = x.contents().toArray(ValueLayout.JAVA_FLOAT);
+            for (int i = 0; i < n; i++) assertEquals(i >= align / 4 && i < align / 4 + 64 ? 1f : 0f, out[i], "element " + i);
+        }
+    }
+
+    @Test
+    void setBytesOnABufferArgumentPassesATransientBuffer() {
+        int n = 512;
+        float[] a = ramp(n, 1f);
+        float[] b = ramp(n, 3f);
+        try (Buffer c = device().newBuffer((long) n * 4, StorageMode.SHARED)) {
+            CommandBuffer cb = queue.commandBuffer();
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(add).setFloats(0, a).setFloats(1, b).setBuffer(2, c).setInt(3, n).dispatchThreads(Size.of(n), Size.of(64));
+            }
+            cb.commit();
+            cb.waitUntilCompleted();
+            float[] out = c.contents().toArray(ValueLayout.JAVA_FLOAT);
+            for (int i = 0; i < n; i++) assertEquals(a[i] + b[i], out[i], "element " + i);
+        }
+    }
+
+    // ------------------------------------------------------------------ the four kinds
+
+    @Test
+    void everyKindOfCommandBufferComputesTheSame() {
+        for (References r : References.values()) {
+            for (Validation v : Validation.values()) {
+                int n = 256;
+                try (Buffer x = device().newBuffer(new float[n])) {
+                    CommandBuffer cb = queue.commandBuffer(r, v);
+                    try (ComputeEncoder e = cb.computeEncoder()) {
+                        e.setPipeline(inc).setBuffer(0, x);
+                        for (int k = 0; k < 10; k++) e.dispatchThreads(Size.of(n), Size.of(32));
+                    }
+                    cb.commit();
+                    assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted(), r + " " + v);
+                    for (float f : x.contents().toArray(ValueLayout.JAVA_FLOAT)) assertEquals(10f, f, r + " " + v);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aRetainedCommandBufferKeepsAClosedBufferAliveUntilItCompletes() {
+        int n = 1 << 16;
+        float[] out = new float[n];
+        CommandBuffer cb = queue.commandBuffer(References.RETAINED, Validation.CHECKED);
+        Buffer x = device().newBuffer((long) n * 4, StorageMode.PRIVATE);
+        try (BlitEncoder b = cb.blitEncoder()) {
+            b.fill(x, 0, (long) n * 4, (byte) 0);
+        }
+        try (ComputeEncoder e = cb.computeEncoder()) {
+            e.setPipeline(inc).setBuffer(0, x);
+            for (int k = 0; k < 5; k++) e.dispatchThreads(Size.of(n), Size.of(64));
+        }
+        try (BlitEncoder b = cb.blitEncoder()) {
+            b.read(x, 0, out);
+        }
+        cb.commit();
+        x.close(); // the caller is done with it; the command buffer is not
+        assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted());
+        for (int i = 0; i < n; i++) assertEquals(5f, out[i], "element " + i);
+    }
+
+    @Test
+    void aBufferClosedBeforeCommitIsRefusedAtCommit() {
+        for (References r : References.values()) {
+            closedBeforeCommit(r, Validation.CHECKED);
+        }
+        closedBeforeCommit(References.RETAINED, Validation.UNCHECKED);
+    }
+
+    private void closedBeforeCommit(References r, Validation v) {
+        Buffer x = device().newBuffer(256, StorageMode.SHARED);
+        CommandBuffer cb = queue.commandBuffer(r, v).label("unretained");
+        try (ComputeEncoder e = cb.computeEncoder()) {
+            e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+        }
+        x.close();
+        EncodingException e = assertThrows(EncodingException.class, cb::commit, r + " " + v);
+        assertTrue(e.getMessage().contains("'unretained'") && e.getMessage().contains("closed before commit"), e.getMessage());
+        assertEquals(CommandBufferStatus.NOT_ENQUEUED, cb.status());
+    }
+
+    // ------------------------------------------------------------------ async
+
+    @Test
+    void handlersRunOffTheDriversThreadAndTheFutureCompletes() throws Exception {
+        try (Buffer x = device().newBuffer(new float[64])) {
+            CommandBuffer cb = queue.commandBuffer();
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+            }
+            CountDownLatch ran = new CountDownLatch(2);
+            List<String> seen = new CopyOnWriteArrayList<>();
+            cb.addCompletedHandler(status -> {
+                seen.add(status + " " + Thread.currentThread().isVirtual());
+                ran.countDown();
+            });
+            cb.addCompletedHandler(status -> {
+                ran.countDown();
+                throw new IllegalStateException("a handler that throws is reported; the queue goes on");
+            });
+            long failuresBefore = queue.handlerFailures();
+            cb.commit();
+            assertSame(cb, cb.completion().get(10, TimeUnit.SECONDS));
+            assertTrue(ran.await(10, TimeUnit.SECONDS));
+            assertEquals(List.of("COMPLETED true"), seen);
+            assertThrows(EncodingException.class, () -> cb.addCompletedHandler(s -> {}));
+            for (int i = 0; i < 100 && queue.handlerFailures() == failuresBefore; i++) Thread.sleep(10);
+            assertEquals(failuresBefore + 1, queue.handlerFailures());
+        }
+    }
+
+    @Test
+    void aSlowHandlerDoesNotStallTheQueue() throws Exception {
+        try (Buffer x = device().newBuffer(new float[64])) {
+            CountDownLatch release = new CountDownLatch(1);
+            CommandBuffer first = queue.commandBuffer();
+            try (ComputeEncoder e = first.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+            }
+            first.addCompletedHandler(s -> {
+                try {
+                    release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException ignored) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            first.commit();
+            CommandBuffer second = queue.commandBuffer();
+            try (ComputeEncoder e = second.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+            }
+            second.commit();
+            assertEquals(CommandBufferStatus.COMPLETED, second.waitUntilCompleted());
+            release.countDown();
+            first.waitUntilCompleted();
+            for (float f : x.contents().toArray(ValueLayout.JAVA_FLOAT)) assertEquals(2f, f);
+        }
+    }
+
+    @Test
+    void commitBlocksWhileTheQueueHasItsMaximumInFlight() throws Exception {
+        try (CommandQueue one = device().newCommandQueue(1); Buffer x = device().newBuffer(new float[64])) {
+            CountDownLatch inHandler = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            CommandBuffer first = one.commandBuffer();
+            try (ComputeEncoder e = first.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+            }
+            first.commit();
+            first.waitUntilCompleted();
+            assertEquals(0, one.inFlight());
+            // the slot comes back when the command buffer finishes, whatever its handlers do
+            CommandBuffer second = one.commandBuffer();
+            try (ComputeEncoder e = second.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+            }
+            second.addCompletedHandler(s -> {
+                inHandler.countDown();
+                try {
+                    release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException ignored) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            second.commit();
+            assertTrue(inHandler.await(10, TimeUnit.SECONDS));
+            CommandBuffer third = one.commandBuffer();
+            try (ComputeEncoder e = third.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+            }
+            third.commit();
+            assertEquals(CommandBufferStatus.COMPLETED, third.waitUntilCompleted());
+            release.countDown();
+            assertEquals(1, one.maxCommandBuffersInFlight());
+        }
+    }
+
+    @Test
+    void aBoundedQueueNeverHasMoreThanItsMaximumInFlight() throws Exception {
+        AtomicInteger maxSeen = new AtomicInteger();
+        try (CommandQueue two = device().newCommandQueue(2); Buffer x = device().newBuffer(new float[1024])) {
+            List<CommandBuffer> all = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                CommandBuffer cb = two.commandBuffer();
+                try (ComputeEncoder e = cb.computeEncoder()) {
+                    e.setPipeline(inc).setBuffer(0, x);
+                    for (int k = 0; k < 20; k++) e.dispatchThreads(Size.of(1024), Size.of(64));
+                }
+                cb.commit();
+                maxSeen.accumulateAndGet(two.inFlight(), Math::max);
+                all.add(cb);
+            }
+            for (CommandBuffer cb : all) assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted());
+            assertTrue(maxSeen.get() <= 2, "in flight: " + maxSeen.get());
+            for (float f : x.contents().toArray(ValueLayout.JAVA_FLOAT)) assertEquals(400f, f);
+        }
+    }
+
+    // ------------------------------------------------------------------ errors
+
+    private CommandBuffer withOpenEncoder(References r, Validation v, java.util.function.Consumer<ComputeEncoder> body) {
+        CommandBuffer cb = queue.commandBuffer(r, v).label("bad");
+        try (ComputeEncoder e = cb.computeEncoder()) {
+            body.accept(e);
+        }
+        return cb;
+    }
+
+    @Test
+    void aMissingArgumentIsNamed() {
+        try (Buffer x = device().newBuffer(new float[64])) {
+            EncodingException e = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, Validation.CHECKED,
+                    enc -> enc.setPipeline(add).setBuffer(0, x).setBuffer(1, x).setInt(3, 64).dispatchThreads(Size.of(64), Size.of(8))));
+            assertTrue(e.getMessage().contains("command buffer 'bad' command 0 (dispatch 'add'): argument 2 'c'") && e.getMessage().contains("not set"),
+                    e.getMessage());
+        }
+    }
+
+    @Test
+    void aWrongKindOrSizeIsNamed() {
+        try (Buffer x = device().newBuffer(new float[64])) {
+            EncodingException kind = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, Validation.CHECKED,
+                    enc -> enc.setPipeline(scale).setInt(0, 1).setFloat(1, 1f).setInt(2, 64).dispatchThreads(Size.of(64), Size.of(8))));
+            assertTrue(kind.getMessage().contains("argument 0 'x'") && kind.getMessage().contains("takes a buffer"), kind.getMessage());
+            EncodingException size = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, Validation.CHECKED,
+                    enc -> enc.setPipeline(scale).setBuffer(0, x).setDouble(1, 1.0).setInt(2, 64).dispatchThreads(Size.of(64), Size.of(8))));
+            assertTrue(size.getMessage().contains("argument 1 'factor'") && size.getMessage().contains("takes 4 bytes, got 8"), size.getMessage());
+            EncodingException count = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, Validation.CHECKED,
+                    enc -> enc.setPipeline(inc).setBuffer(0, x).setInt(1, 3).dispatchThreads(Size.of(64), Size.of(8))));
+            assertTrue(count.getMessage().contains("argument 1 is set") && count.getMessage().contains("takes 1 argument"), count.getMessage());
+        }
+    }
+
+    @Test
+    void badGridsAndOffsetsAreRefused() {
+        try (Buffer x = device().newBuffer(new float[64])) {
+            EncodingException zero = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, Validation.CHECKED,
+                    enc -> enc.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(0), Size.of(8))));
+            assertTrue(zero.getMessage().contains("no threads"), zero.getMessage());
+            long tooMany = device().info().maxThreadsPerThreadgroup() * 2;
+            EncodingException group = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, Validation.CHECKED,
+                    enc -> enc.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(tooMany), Size.of(tooMany))));
+            assertTrue(group.getMessage().contains("threadgroup"), group.getMessage());
+            EncodingException beyond = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, Validation.CHECKED,
+                    enc -> enc.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(device().info().maxGridSize().width() + 1), Size.of(8))));
+            assertTrue(beyond.getMessage().contains("beyond"), beyond.getMessage());
+            EncodingException offset = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, Validation.CHECKED,
+                    enc -> enc.setPipeline(inc).setBuffer(0, x, 4096)));
+            assertTrue(offset.getMessage().contains("argument 0 'x'") && offset.getMessage().contains("outside"), offset.getMessage());
+        }
+    }
+
+    @Test
+    void encodingAfterCommitAndCommittingTwiceAreRefused() {
+        try (Buffer x = device().newBuffer(new float[64])) {
+            CommandBuffer cb = queue.commandBuffer().label("once");
+            ComputeEncoder e = cb.computeEncoder();
+            e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+            EncodingException open = assertThrows(EncodingException.class, cb::commit);
+            assertTrue(open.getMessage().contains("ComputeEncoder"), open.getMessage());
+            e.endEncoding();
+            cb.commit();
+            EncodingException twice = assertThrows(EncodingException.class, cb::commit);
+            assertTrue(twice.getMessage().contains("'once' was already committed"), twice.getMessage());
+            assertThrows(EncodingException.class, () -> e.dispatchThreads(Size.of(64), Size.of(8)));
+            assertThrows(EncodingException.class, cb::computeEncoder);
+            cb.waitUntilCompleted();
+        }
+    }
+
+    @Test
+    void aCommandTheDriverRefusesFailsTheCommandBufferNamingIt() {
+        // a pipeline of its own: a kernel's arguments set by earlier tests would otherwise still be set
+        try (Buffer x = device().newBuffer(new float[64]); ComputePipeline fresh = library.newPipeline("add")) {
+            CommandBuffer cb = queue.commandBuffer(References.RETAINED, Validation.UNCHECKED).label("unchecked");
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+                e.setPipeline(fresh).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8)); // three arguments never set
+            }
+            cb.commit();
+            assertEquals(CommandBufferStatus.ERROR, cb.waitUntilCompleted());
+            CommandBufferException error = cb.error().orElseThrow();
+            assertEquals(1, error.commandIndex());
+            assertTrue(error.getMessage().contains("'unchecked' command 1 (dispatch 'add')"), error.getMessage());
+            CompletionException failed = assertThrows(CompletionException.class, () -> cb.completion().join());
+            assertSame(error, failed.getCause());
+            // the command before it ran
+            assertEquals(1f, x.contents().getAtIndex(ValueLayout.JAVA_FLOAT, 0));
+        }
+    }
+
+    // ------------------------------------------------------------------ threads
+
+    @Test
+    void eightThreadsEncodeAndCommitOnOneQueue() throws Exception {
+        int threads = 8, rounds = 25, n = 4096;
+        List<Buffer> buffers = new ArrayList<>();
+        try {
+            for (int t = 0; t < threads; t++) buffers.add(device().newBuffer(new float[n]));
+            List<Throwable> failures = new CopyOnWriteArrayList<>();
+            CountDownLatch start = new CountDownLatch(1);
+            List<Thread> workers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                Buffer mine = buffers.get(t);
+                float factor = t + 2;
+                workers.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        start.await();
+                        for (int r = 0; r < rounds; r++) {
+                            CommandBuffer cb = queue.commandBuffer();
+                            try (ComputeEncoder e = cb.computeEncoder()) {
+                                e.setPipeline(inc).setBuffer(0, mine).dispatchThreads(Size.of(n), Size.of(64));
+                                e.setPipeline(scale).setBuffer(0, mine).setFloat(1, factor).setInt(2, n).dispatchThreads(Size.of(n), Size.of(64));
+                                e.setFloat(1, 1f / factor).dispatchThreads(Size.of(n), Size.of(64));
+                            }
+                            cb.commit();
+                            if (r % 5 == 4) assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted());
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                }));
+            }
+            start.countDown();
+            for (Thread w : workers) w.join();
+            queue.waitUntilIdle();
+            assertEquals(List.of(), failures);
+            for (int t = 0; t < threads; t++) {
+                float[] out = buffers.get(t).contents().toArray(ValueLayout.JAVA_FLOAT);
+                for (int i = 0; i < n; i++) assertEquals(rounds, out[i], 1e-3f, "thread " + t + " element " + i);
+            }
+        } finally {
+            for (Buffer b : buffers) b.close();
+        }
+    }
+}

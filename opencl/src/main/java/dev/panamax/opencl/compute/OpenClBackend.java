@@ -1,0 +1,53 @@
+package dev.panamax.opencl.compute;
+
+import dev.panamax.compute.ComputeDevice;
+import dev.panamax.compute.spi.ComputeBackend;
+import dev.panamax.opencl.OpenCl;
+import dev.panamax.opencl.binding.CL;
+import dev.panamax.opencl.binding.ClDeviceId;
+import dev.panamax.opencl.binding.ClPlatformId;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The OpenCL backend of the compute API: every device of every platform the ICD loader finds
+ * (PoCL's CPU device on a machine without a GPU). Found by ServiceLoader.
+ */
+public final class OpenClBackend implements ComputeBackend {
+    private static final class Found {
+        static final List<ComputeDevice> DEVICES;
+        static final String WHY;
+
+        static {
+            List<ComputeDevice> out = new ArrayList<>();
+            String why = "";
+            try {
+                for (ClPlatformId p : OpenCl.platforms()) {
+                    String platform = OpenCl.platformInfo(p, CL.CL_PLATFORM_NAME);
+                    for (ClDeviceId d : OpenCl.devices(p, CL.CL_DEVICE_TYPE_ALL)) out.add(new OpenClDevice(d.handle(), platform));
+                }
+                if (out.isEmpty()) why = "the OpenCL loader found no device (./panamax installs PoCL: pocl-opencl-icd)";
+            } catch (RuntimeException | LinkageError e) {
+                why = "OpenCL is not available: " + e.getMessage() + " (./panamax installs ocl-icd-libopencl1 and pocl-opencl-icd)";
+            }
+            DEVICES = List.copyOf(out);
+            WHY = why;
+        }
+    }
+
+    @Override
+    public String name() {
+        return "opencl";
+    }
+
+    @Override
+    public List<ComputeDevice> devices() {
+        return Found.DEVICES;
+    }
+
+    @Override
+    public String unavailableReason() {
+        return Found.WHY;
+    }
+}

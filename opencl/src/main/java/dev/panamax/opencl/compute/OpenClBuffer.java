@@ -1,0 +1,76 @@
+package dev.panamax.opencl.compute;
+
+import dev.panamax.compute.Buffer;
+import dev.panamax.compute.StorageMode;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** A buffer on an OpenCL device: a pooled {@code cl_mem}, its heap shadow, and for SHARED the host view. */
+final class OpenClBuffer extends Buffer {
+    private static final AtomicLong IDS = new AtomicLong();
+    private static final StackWalker WALKER = StackWalker.getInstance();
+
+    private final long id = IDS.incrementAndGet();
+    private final BlockHandle handle;
+    private final MemorySegment mem;
+    private final MemorySegment contents;
+    @SuppressWarnings("unused") // the GC's view of the device memory; never read
+    private final Object shadow;
+
+    OpenClBuffer(OpenClDevice device, long length, StorageMode mode) {
+        super(device, length, mode);
+        DevicePool pool = device.pool();
+        DevicePool.Block block = pool.acquire(length, mode);
+        Arena view = null;
+        DevicePool.Live live = new DevicePool.Live(block.bytes(), mode, callerSite());
+        try {
+            if (mode == StorageMode.SHARED) {
+                view = Arena.ofShared();
+                this.contents = MemorySegment.ofAddress(block.hostAddress()).reinterpret(length, view, null);
+            } else {
+                this.contents = null;
+            }
+            pool.liveAdded(live);
+            this.handle = new BlockHandle(pool, block, view, live);
+        } catch (Throwable t) {
+            if (view != null) view.close();
+            pool.liveRemoved(live);
+            pool.giveBack(block);
+            throw t;
+        }
+        this.mem = handle.pointer();
+        this.shadow = pool.budget().shadow(block.bytes());
+    }
+
+    /** The {@code cl_mem}; valid while this buffer is referenced. */
+    MemorySegment mem() {
+        return mem;
+    }
+
+    BlockHandle handle() {
+        return handle;
+    }
+
+    @Override
+    protected MemorySegment hostContents() {
+        return contents;
+    }
+
+    @Override
+    protected void free() {
+        handle.close();
+    }
+
+    @Override
+    public String describe() {
+        return "buffer#" + id + " (" + length() + " bytes, " + storageMode() + ")";
+    }
+
+    private static String callerSite() {
+        return WALKER.walk(frames -> frames
+                .filter(f -> !f.getClassName().startsWith("dev.panamax.opencl.compute.") && !f.getClassName().startsWith("dev.panamax.compute."))
+                .findFirst().map(f -> f.toStackTraceElement().toString()).orElse("unknown"));
+    }
+}

@@ -1,0 +1,59 @@
+package dev.panamax.opencl.compute;
+
+import dev.panamax.compute.ComputePipeline;
+import dev.panamax.compute.Library;
+import dev.panamax.opencl.binding.CL;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.List;
+
+/** A library on an OpenCL device: a built {@code cl_program}, shared through the device's cache. */
+final class OpenClLibrary extends Library {
+    private final OpenClDevice device;
+    private final ProgramCache.Shared shared;
+    private final List<String> functions;
+
+    OpenClLibrary(OpenClDevice device, ProgramCache.Shared shared) {
+        super(device);
+        this.device = device;
+        this.shared = shared;
+        this.functions = kernelNames(shared.program.handle());
+    }
+
+    @Override
+    public List<String> functionNames() {
+        return functions;
+    }
+
+    @Override
+    public ComputePipeline newPipeline(String function) {
+        if (isClosed()) throw new IllegalStateException(describe() + " is closed");
+        if (!functions.contains(function))
+            throw new IllegalArgumentException("no kernel function '" + function + "' in " + describe() + "; it defines " + functions);
+        return new OpenClPipeline(device, shared.program, function);
+    }
+
+    @Override
+    protected void free() {
+        device.programs().release(shared);
+    }
+
+    @Override
+    public String describe() {
+        return "library " + functions;
+    }
+
+    private static List<String> kernelNames(MemorySegment program) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment size = arena.allocate(ValueLayout.JAVA_LONG);
+            Cl.check(CL.clGetProgramInfo(program, CL.CL_PROGRAM_KERNEL_NAMES, 0, MemorySegment.NULL, size), "clGetProgramInfo");
+            MemorySegment names = arena.allocate(Math.max(1, size.get(ValueLayout.JAVA_LONG, 0)));
+            Cl.check(CL.clGetProgramInfo(program, CL.CL_PROGRAM_KERNEL_NAMES, names.byteSize(), names, MemorySegment.NULL), "clGetProgramInfo");
+            String all = names.getString(0).strip();
+            return all.isEmpty() ? List.of() : Arrays.stream(all.split(";")).map(String::strip).toList();
+        }
+    }
+}
