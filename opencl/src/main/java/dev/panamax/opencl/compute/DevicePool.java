@@ -32,8 +32,18 @@ final class DevicePool {
     /** One {@code cl_mem} and, for SHARED, the host memory it uses in place. */
     record Block(long mem, long bytes, StorageMode mode, Arena host, long hostAddress) {}
 
-    /** A buffer in use, for the message that says what is held. */
-    record Live(long bytes, StorageMode mode, String site) {}
+    /** A buffer in use, for the message that says what is held (one per buffer: identity, not value, equality). */
+    static final class Live {
+        final long bytes;
+        final StorageMode mode;
+        final String site;
+
+        Live(long bytes, StorageMode mode, String site) {
+            this.bytes = bytes;
+            this.mode = mode;
+            this.site = site;
+        }
+    }
 
     private static final int CLASSES = 25; // 2^6 .. 2^30
     private static final int MAX_IDLE_PER_CLASS = 16;
@@ -210,10 +220,10 @@ final class DevicePool {
         Map<String, long[]> bySite = new HashMap<>();
         long heldBytes = 0;
         for (Live l : live) {
-            long[] cb = bySite.computeIfAbsent(l.mode() + " at " + l.site(), k -> new long[2]);
+            long[] cb = bySite.computeIfAbsent(l.mode + " at " + l.site, k -> new long[2]);
             cb[0]++;
-            cb[1] += l.bytes();
-            heldBytes += l.bytes();
+            cb[1] += l.bytes;
+            heldBytes += l.bytes;
         }
         List<Site> sites = new ArrayList<>();
         bySite.forEach((k, v) -> sites.add(new Site(k, v)));

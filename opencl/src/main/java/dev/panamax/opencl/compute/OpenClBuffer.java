@@ -11,6 +11,9 @@ import java.util.concurrent.atomic.AtomicLong;
 final class OpenClBuffer extends Buffer {
     private static final AtomicLong IDS = new AtomicLong();
     private static final StackWalker WALKER = StackWalker.getInstance();
+    /** Frames left out of a buffer's allocation site. */
+    private static final java.util.Set<String> IMPLEMENTATION = java.util.Set.of(OpenClBuffer.class.getName(),
+            OpenClDevice.class.getName(), DevicePool.class.getName(), "dev.panamax.compute.ComputeDevice");
 
     private final long id = IDS.incrementAndGet();
     private final BlockHandle handle;
@@ -70,7 +73,7 @@ final class OpenClBuffer extends Buffer {
 
     private static String callerSite() {
         return WALKER.walk(frames -> frames
-                .filter(f -> !f.getClassName().startsWith("dev.panamax.opencl.compute.") && !f.getClassName().startsWith("dev.panamax.compute."))
+                .filter(f -> !IMPLEMENTATION.contains(f.getClassName()))
                 .findFirst().map(f -> f.toStackTraceElement().toString()).orElse("unknown"));
     }
 }
