@@ -8,5 +8,6 @@ module dev.panamax.bindgen {
 
     exports dev.panamax.bindgen.decl;
     exports dev.panamax.bindgen.gen;
+    exports dev.panamax.bindgen.check;
     exports dev.panamax.bindgen.glue;
 }

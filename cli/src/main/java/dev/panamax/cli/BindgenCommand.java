@@ -1,6 +1,9 @@
 package dev.panamax.cli;
 
+import dev.panamax.bindgen.check.HeaderCheck;
+import dev.panamax.bindgen.decl.Declarations;
 import dev.panamax.bindgen.decl.DeclarationsException;
+import dev.panamax.bindgen.decl.DeclarationsParser;
 import dev.panamax.bindgen.gen.Bindgen;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -8,6 +11,8 @@ import picocli.CommandLine.Parameters;
 
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -20,17 +25,35 @@ import java.util.concurrent.Callable;
         "Writes DIR/java (sources), DIR/c (thunks of batchable functions, compile them with the library or into a",
         "glue library) and DIR/bindgen-LIBRARY.txt (what was bound, what was skipped and why)."})
 final class BindgenCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "FILE.yaml", description = "A declarations file (docs/DECLARATIONS.md).")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "FILE.yaml", description = "A declarations file (docs/DECLARATIONS.md).")
     Path file;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
+    // not required for picocli, so that `bindgen import ...` does not need them: checked in call()
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (required).")
     Path out;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--header", paramLabel = "HEADER", description = {
+            "A C header to check every declaration against (besides the file's headers: key); repeatable.",
+            "A path, or <name.h> on the compiler's include path. Checked with g++ -fsyntax-only."})
+    List<String> headers = new ArrayList<>();
 
     @Override
     public Integer call() {
+        if (file == null || out == null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "Missing required " + (file == null ? "parameter: 'FILE.yaml'" : "option: '--out=DIR'"));
+        }
         try {
+            Declarations d = DeclarationsParser.parse(file);
+            HeaderCheck.Result checked = HeaderCheck.run(d, HeaderCheck.headers(d, headers), out.resolve("check"), "g++");
             Bindgen.Generation g = Bindgen.run(file, out.resolve("java"), out.resolve("c"), out);
             System.out.println(Bindgen.summary(g) + " -> " + out);
+            if (checked.checks() > 0) {
+                System.out.println("checked against " + HeaderCheck.headers(d, headers) + ": " + checked.checks() + " facts agree");
+            }
             System.out.println("report: " + out.resolve(g.report().path()));
             return 0;
         } catch (DeclarationsException e) {

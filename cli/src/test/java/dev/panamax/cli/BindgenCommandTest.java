@@ -44,4 +44,35 @@ class BindgenCommandTest {
         assertTrue(r.err().contains("tier 'fast'; expected one of [standard, critical, critical_heap]"), r.err());
         assertFalse(Files.exists(dir.resolve("out/java")), "nothing is written for a bad file");
     }
+
+    @Test
+    void headerFlagChecksEveryDeclarationAgainstTheHeaderWithGcc(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("demo.h"), "typedef struct { float x, y; } Point;\nPoint mid(Point a, Point b);\nint add(int a, double b);\n");
+        Path f = Files.writeString(dir.resolve("demo.yaml"), DECLS);
+        AbiCommandTest.Run r = AbiCommandTest.run("bindgen", f.toString(), "--out", dir.resolve("out").toString(),
+                "--header", dir.resolve("demo.h").toString());
+        assertEquals(1, r.exit(), r.out());
+        assertTrue(r.err().contains(f + ":8:"), r.err());
+        assertTrue(r.err().contains("function add parameter 2 (b): declared i32, the header has double"), r.err());
+        assertFalse(Files.exists(dir.resolve("out/java")), "nothing is generated from a file its header contradicts");
+
+        Files.writeString(dir.resolve("demo.h"), "typedef struct { float x, y; } Point;\nPoint mid(Point a, Point b);\nint add(int a, int b);\n");
+        r = AbiCommandTest.run("bindgen", f.toString(), "--out", dir.resolve("out").toString(), "--header", dir.resolve("demo.h").toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("facts agree"), r.out());
+    }
+
+    @Test
+    void importWritesADeclarationsFileFromAHeader(@TempDir Path dir) throws IOException {
+        Path h = Files.writeString(dir.resolve("demo.h"), "typedef struct demo demo;\nint demo_open(const char *name, demo **out);\nint demo_sum(int (*f)(int, ...), ...);\n");
+        Path out = dir.resolve("demo.yaml");
+        AbiCommandTest.Run r = AbiCommandTest.run("bindgen", "import", h.toString(), "--library", "demo", "--out", out.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("demo: 1 functions"), r.out());
+        assertTrue(r.out().contains("skipped demo_sum (function, " + h + ":3:5): variadic"), r.out());
+        assertTrue(Files.readString(out).contains("- [demo*, out]   # annotate: dir, ownership"), Files.readString(out));
+        r = AbiCommandTest.run("bindgen", "import", h.toString(), "--library", "demo", "--filter", "^zz", "--out", dir.resolve("x.yaml").toString());
+        assertEquals(1, r.exit());
+        assertTrue(r.err().startsWith("panamax bindgen import: --filter '^zz' matches nothing"), r.err());
+    }
 }

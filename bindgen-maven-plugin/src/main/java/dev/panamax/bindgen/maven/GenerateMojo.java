@@ -1,6 +1,9 @@
 package dev.panamax.bindgen.maven;
 
+import dev.panamax.bindgen.check.HeaderCheck;
+import dev.panamax.bindgen.decl.Declarations;
 import dev.panamax.bindgen.decl.DeclarationsException;
+import dev.panamax.bindgen.decl.DeclarationsParser;
 import dev.panamax.bindgen.gen.Bindgen;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -72,6 +75,21 @@ public final class GenerateMojo extends AbstractMojo {
     @Parameter(defaultValue = "false", property = "panamax.bindgen.skip")
     private boolean skip;
 
+    /**
+     * Check every declaration against the file's {@code headers:} (and {@code <headers>}) with g++; a
+     * declaration that differs from its header fails the build.
+     */
+    @Parameter(defaultValue = "true", property = "panamax.bindgen.checkHeaders")
+    private boolean checkHeaders;
+
+    /** More headers to check against, besides the file's {@code headers:}. */
+    @Parameter
+    private List<String> headers = List.of();
+
+    /** The C++ compiler the header check runs ({@code -fsyntax-only}). */
+    @Parameter(defaultValue = "g++")
+    private String headerCheckCompiler;
+
     @Parameter(defaultValue = "${project}", readonly = true, required = true)
     private MavenProject project;
 
@@ -87,6 +105,12 @@ public final class GenerateMojo extends AbstractMojo {
         Bindgen.Generation g;
         try {
             g = Bindgen.run(declarations.toPath(), javaDir, cDir, out);
+            if (checkHeaders) {
+                Declarations d = DeclarationsParser.parse(declarations.toPath());
+                List<String> all = HeaderCheck.headers(d, headers);
+                HeaderCheck.Result checked = HeaderCheck.run(d, all, out.resolve("check"), headerCheckCompiler);
+                if (checked.checks() > 0) getLog().info("checked against " + all + ": " + checked.checks() + " facts agree");
+            }
         } catch (DeclarationsException e) {
             throw new MojoFailureException(e.getMessage(), e);
         } catch (UncheckedIOException e) {
