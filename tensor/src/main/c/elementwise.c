@@ -246,6 +246,12 @@ PMX_KERNEL(elementwise) {
     if (n <= 0) return 0;
     int nd = (int) d[1];
     if (nd < 1 || nd > PMX_MAX_DIMS) return -1;
-    pmx_parallel(d, n, pmx_threads_for(n, grain_of((int) d[0])), run_range);
+    int nth = pmx_threads_for(n, grain_of((int) d[0]));
+    if (nth == 1 && nd == 1) {
+        static const int64_t at_start[4] = {0, 0, 0, 0};
+        run_row(d, 0, n, at_start); /* one run: no walk */
+        return 0;
+    }
+    pmx_parallel(d, n, nth, run_range);
     return 0;
 }

@@ -54,10 +54,18 @@ enum CpuKernel {
     /** Runs the kernel now on {@code descriptor}; long work (by the caller's estimate) crosses on the standard tier. */
     long call(MemorySegment descriptor, boolean longWork) {
         try {
+            if (this == ELEMENTWISE && !longWork) return (long) Direct.ELEMENTWISE_CRITICAL.invokeExact(descriptor);
             return longWork ? (long) standard.invokeExact(descriptor) : (long) critical.invokeExact(descriptor);
         } catch (Throwable t) {
             throw new IllegalStateException("kernel " + symbol + " failed to run", t);
         }
+    }
+
+    /** The most frequent direct call in a constant the JIT can inline (an enum's fields are not trusted as constants). */
+    private static final class Direct {
+        static final MethodHandle ELEMENTWISE_CRITICAL = ELEMENTWISE.critical;
+
+        private Direct() {}
     }
 
     /** The library, loaded on first use of any kernel, after the thread budget is in place. */
