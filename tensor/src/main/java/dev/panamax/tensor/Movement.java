@@ -26,7 +26,7 @@ final class Movement {
     /** An untracked view of a contiguous tensor with another shape of as many elements. */
     static Tensor view(Tensor t, Shape shape) {
         if (!t.isContiguous()) throw new IllegalStateException("view of a non-contiguous tensor");
-        return new Tensor(t.backend, t.storage, shape, shape.contiguousStrides(), t.offset);
+        return new Tensor(t.backend, t.storage, shape, shape.rowMajor(), t.offset);
     }
 
     /** An untracked contiguous copy converted to {@code dtype}. */

@@ -16,6 +16,7 @@ public final class Shape {
     private static final Shape SCALAR = new Shape(new int[0]);
     private final int[] dims;
     private final long elements;
+    private long[] contiguous; // row-major strides, made on first use, never handed out
 
     private Shape(int[] dims) {
         long n = 1;
@@ -67,6 +68,17 @@ public final class Shape {
 
     /** Row-major (C order) strides in elements. */
     public long[] contiguousStrides() {
+        return rowMajor().clone();
+    }
+
+    /** The shared row-major strides; callers must not modify them. */
+    long[] rowMajor() {
+        long[] c = contiguous;
+        if (c == null) contiguous = c = computeRowMajor();
+        return c;
+    }
+
+    private long[] computeRowMajor() {
         long[] strides = new long[dims.length];
         long s = 1;
         for (int i = dims.length - 1; i >= 0; i--) {
@@ -88,6 +100,7 @@ public final class Shape {
      * equal or one of them 1. Returns null when they do not broadcast.
      */
     public static Shape broadcast(Shape a, Shape b) {
+        if (a.equals(b)) return a;
         int rank = Math.max(a.rank(), b.rank());
         int[] out = new int[rank];
         for (int i = 0; i < rank; i++) {

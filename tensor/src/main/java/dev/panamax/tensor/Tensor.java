@@ -57,7 +57,7 @@ public final class Tensor implements AutoCloseable {
     /** A new tensor of {@code dtype} and {@code shape} on {@code backend}, content undefined. */
     static Tensor empty(Backend backend, DType dtype, Shape shape) {
         Storage s = backend.allocate(dtype, shape.elements());
-        return new Tensor(backend, s, shape, shape.contiguousStrides(), 0);
+        return new Tensor(backend, s, shape, shape.rowMajor(), 0);
     }
 
     /** f32 zeros of the given dimensions, on the current backend. */

@@ -23,7 +23,7 @@ public final class Storage implements AutoCloseable {
     private final NativeBuffer buffer;
     private final DType dtype;
     private final long length;
-    private final MemorySegment segment;
+    private MemorySegment segment; // made on first use: native backends need only the address
 
     /**
      * Wraps {@code buffer} as {@code length} elements of {@code dtype}; the storage owns the buffer
@@ -39,9 +39,6 @@ public final class Storage implements AutoCloseable {
             throw new IllegalArgumentException("buffer too small for storage: byteSize=" + buffer.byteSize()
                     + " needed=" + bytes + " (" + length + " x " + dtype.label() + ")");
         }
-        // the handle's own segment() would tie a shared arena to the buffer, whose close costs a
-        // thread handshake per freed tensor; liveness is checked in segment() instead
-        this.segment = MemorySegment.ofAddress(buffer.address()).reinterpret(bytes);
     }
 
     /** Owned memory for {@code length} elements, content undefined, usable from any thread. */
@@ -83,7 +80,14 @@ public final class Storage implements AutoCloseable {
             throw new IllegalStateException("tensor storage already freed (closed, or its TensorScope ended): "
                     + length + " x " + dtype.label());
         }
-        return segment;
+        MemorySegment s = segment;
+        if (s == null) {
+            // the handle's own segment() would tie a shared arena to the buffer, whose close costs a
+            // thread handshake per freed tensor; liveness is checked above instead
+            s = MemorySegment.ofAddress(buffer.address()).reinterpret(byteSize());
+            segment = s;
+        }
+        return s;
     }
 
     public boolean isFreed() {
