@@ -49,6 +49,9 @@ final class ClangUnit implements AutoCloseable {
      */
     static ClangUnit parse(String name, String source, List<String> args, int options) {
         CXIndex index = ClangApi.clang_createIndex(0, 0);
+        // clang_createIndex enables LLVM's crash recovery, which replaces the JVM's SIGSEGV handler: the
+        // JVM's own implicit null checks would then kill the process. Off again, the JVM's are back.
+        Clang.clang_toggleCrashRecovery(0);
         try (Arena a = Arena.ofConfined()) {
             byte[] bytes = source.getBytes(java.nio.charset.StandardCharsets.UTF_8);
             CXUnsavedFile file = CXUnsavedFile.allocate(a);

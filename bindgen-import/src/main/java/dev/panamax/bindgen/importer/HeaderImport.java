@@ -121,7 +121,9 @@ public final class HeaderImport {
     private static Declarations declarations(Path out, ImportOptions o, Map<String, TypeDecl> types, Map<String, Constant> constants,
                                              List<Function> functions, List<String> headers) {
         String pkg = o.javaPackage() != null ? o.javaPackage() : "panamax." + o.library().toLowerCase(java.util.Locale.ROOT);
-        return new Declarations(out.toString(), 1, o.library(), List.of(o.library()), pkg, className(o.library()), types,
+        String cls = className(o.library());
+        for (String t : types.keySet()) if (className(t).equals(cls)) cls = cls + "Library";   // sqlite3 the handle
+        return new Declarations(out.toString(), 1, o.library(), List.of(o.library()), pkg, cls, types,
                 constants, Map.of(), functions, headers);
     }
 

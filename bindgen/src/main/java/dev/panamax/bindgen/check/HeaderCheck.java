@@ -72,12 +72,26 @@ public final class HeaderCheck {
             }
             includes.add("\"" + p.toAbsolutePath().normalize() + "\"");
         }
-        HeaderCheckSource.Unit unit = HeaderCheckSource.of(d, includes);
         Path source = workDir.resolve("pmx_check_" + d.library() + ".cc");
+        HeaderCheckSource.Unit unit = HeaderCheckSource.of(d, includes, java.util.Set.of());
+        String output = compile(unit, source, compiler, d);
+        if (output == null) return new Result(unit.checks().size(), source);
+        // structs declared inside other structs: C++ names them through the outer one, once more
+        java.util.Set<String> nested = HeaderCheckSource.unnamed(unit.checks(), failures(unit, output));
+        if (!nested.isEmpty()) {
+            unit = HeaderCheckSource.of(d, includes, nested);
+            output = compile(unit, source, compiler, d);
+            if (output == null) return new Result(unit.checks().size(), source);
+        }
+        throw new DeclarationsException(firstLocation(unit, output, d), problems(unit, output, source, headers));
+    }
+
+    /** Compiles the unit; null when it compiles, else the compiler's output. */
+    private static String compile(HeaderCheckSource.Unit unit, Path source, String compiler, Declarations d) {
         String output;
         int status;
         try {
-            Files.createDirectories(workDir);
+            Files.createDirectories(source.getParent());
             Files.writeString(source, unit.source(), StandardCharsets.UTF_8);
             ProcessBuilder pb = new ProcessBuilder(compiler, "-std=gnu++17", "-fsyntax-only", "-w",
                     "-fno-diagnostics-show-caret", "-fmax-errors=0", source.toString()).redirectErrorStream(true);
@@ -92,10 +106,8 @@ public final class HeaderCheck {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while checking " + d.file() + " against its headers", e);
         }
-        if (status == 0) return new Result(unit.checks().size(), source);
-        throw new DeclarationsException(firstLocation(unit, output, d), problems(unit, output, source, headers));
+        return status == 0 ? null : output;
     }
-
     private static Location firstLocation(HeaderCheckSource.Unit unit, String output, Declarations d) {
         Map<Integer, String> found = failures(unit, output);
         return found.isEmpty() ? new Location(d.file(), 1, 1) : unit.checks().get(found.keySet().iterator().next()).location();

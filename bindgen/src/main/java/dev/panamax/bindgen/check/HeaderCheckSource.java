@@ -63,18 +63,37 @@ final class HeaderCheckSource {
             """;
 
     private final Declarations d;
+    private final java.util.Set<String> nested;
     private final StringBuilder out = new StringBuilder();
     private final List<Check> checks = new ArrayList<>();
     private final List<Integer> lines = new ArrayList<>();
     private int line;
 
-    private HeaderCheckSource(Declarations d) {
+    private HeaderCheckSource(Declarations d, java.util.Set<String> nested) {
         this.d = d;
+        this.nested = nested;
     }
 
-    /** The check of {@code d} against {@code includes} (each an {@code #include} operand: {@code <x.h>} or {@code "/abs/x.h"}). */
-    static Unit of(Declarations d, List<String> includes) {
-        return new HeaderCheckSource(d).unit(includes);
+    /**
+     * The check of {@code d} against {@code includes} (each an {@code #include} operand: {@code <x.h>} or
+     * {@code "/abs/x.h"}); the structs named in {@code nested} are named through a field of the struct
+     * they are declared in (in C++ a struct declared inside another is the outer one's member).
+     */
+    static Unit of(Declarations d, List<String> includes, java.util.Set<String> nested) {
+        return new HeaderCheckSource(d, nested).unit(includes);
+    }
+
+    /** The struct names of {@code checks} that C++ did not find as written. */
+    static java.util.Set<String> unnamed(List<Check> checks, java.util.Map<Integer, String> failures) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (var e : failures.entrySet()) {
+            String what = checks.get(e.getKey()).what();
+            if ((what.startsWith("struct ") || what.startsWith("union ")) && (e.getValue().contains("not declared")
+                    || e.getValue().contains("does not name a type"))) {
+                out.add(what.split(" ")[1]);
+            }
+        }
+        return out;
     }
 
     private Unit unit(List<String> includes) {
@@ -168,6 +187,27 @@ final class HeaderCheckSource {
      * an import named {@code Outer_field}, {@code decltype(Outer::field)}.
      */
     private String cppName(String name) {
+        if (nested.contains(name)) {
+            for (TypeDecl t : d.types().values()) {
+                List<Field> fields = t instanceof TypeDecl.Struct s ? s.fields() : t instanceof TypeDecl.Union u ? u.fields() : List.of();
+                for (Field f : fields) {
+                    TypeRef r = f.type();
+                    String wrap = "";
+                    while (r instanceof TypeRef.PointerTo p) {
+                        r = p.target();
+                        wrap = wrap + "std::remove_pointer_t<";
+                    }
+                    if (r instanceof TypeRef.ArrayOf a) {
+                        r = a.element();
+                        wrap = wrap + "std::remove_all_extents_t<";
+                    }
+                    if (r instanceof TypeRef.Named n && n.name().equals(name) && !t.name().equals(name)) {
+                        return "std::remove_cv_t<" + wrap + "decltype(" + cppName(t.name()) + "::" + f.name() + ")"
+                                + ">".repeat((int) wrap.chars().filter(c -> c == '<').count()) + ">";
+                    }
+                }
+            }
+        }
         for (TypeDecl t : d.types().values()) {
             List<Field> fields = t instanceof TypeDecl.Struct s ? s.fields() : t instanceof TypeDecl.Union u ? u.fields() : List.of();
             for (Field f : fields) {
