@@ -14,7 +14,7 @@ import java.util.SplittableRandom;
 /**
  * A child JVM's main: trains a spiral MLP for {@code args[0]} steps with no scope and no close
  * (every tensor, graph and gradient is dropped and left to the GC), then prints one line:
- * {@code steps=N loss=L peakRssKiB=K releasedByGc=G nativePeakBytes=P}.
+ * {@code backend=B steps=N loss=L peakRssKiB=K releasedByGc=G nativePeakBytes=P waits=W limit=L}.
  */
 public final class ChurnTraining {
     public static void main(String[] args) throws Exception {
@@ -43,7 +43,7 @@ public final class ChurnTraining {
             if (line.startsWith("VmHWM:")) peakKiB = Long.parseLong(line.replaceAll("[^0-9]", ""));
         }
         var stats = NativeMemory.stats();
-        System.out.printf("steps=%d loss=%.4f peakRssKiB=%d releasedByGc=%d nativePeakBytes=%d waits=%d limit=%d%n", steps, loss, peakKiB,
+        System.out.printf("backend=%s steps=%d loss=%.4f peakRssKiB=%d releasedByGc=%d nativePeakBytes=%d waits=%d limit=%d%n", Backends.current().name(), steps, loss, peakKiB,
                 stats.releasedByGc(), stats.peakBytes(), stats.waits(), stats.limitBytes());
     }
 }
