@@ -57,15 +57,19 @@ final class Creation {
     static Tensor write(Backend backend, DType dtype, Object array, Shape shape) {
         int length = Math.toIntExact(shape.elements());
         Tensor t = Tensor.empty(backend, dtype, shape);
-        MemorySegment from = switch (array) {
+        MemorySegment.copy(heap(array), 0, t.storage.segment(), 0, (long) length * dtype.byteSize());
+        return t;
+    }
+
+    /** A primitive array as a heap segment. */
+    static MemorySegment heap(Object array) {
+        return switch (array) {
             case float[] a -> MemorySegment.ofArray(a);
             case int[] a -> MemorySegment.ofArray(a);
             case long[] a -> MemorySegment.ofArray(a);
             case short[] a -> MemorySegment.ofArray(a);
             default -> throw new IllegalArgumentException("unsupported array " + array.getClass());
         };
-        MemorySegment.copy(from, 0, t.storage.segment(), 0, (long) length * dtype.byteSize());
-        return t;
     }
 
     static Tensor fromRows(Backend backend, float[][] rows) {

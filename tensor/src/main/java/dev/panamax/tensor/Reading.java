@@ -1,7 +1,6 @@
 package dev.panamax.tensor;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /** Elements out to Java arrays, and the text form of a tensor. */
 final class Reading {
@@ -9,23 +8,9 @@ final class Reading {
 
     private Reading() {}
 
-    /** A contiguous tensor of {@code dtype} with t's values (t itself when it is one), synced. */
-    private static Tensor dense(String op, Tensor t, DType dtype) {
-        Ops.check(op, t);
-        Tensor d = t.dtype() == dtype && t.isContiguous() ? t : Movement.copyAs(t, dtype);
-        d.backend.sync();
-        return d;
-    }
-
-    private static void release(Tensor temporary, Tensor original) {
-        if (temporary != original) temporary.storage.close();
-    }
-
     static float[] floats(Tensor t) {
-        Tensor d = dense("toFloatArray", t, DType.F32);
         float[] out = new float[Math.toIntExact(t.elements())];
-        MemorySegment.copy(d.storage.segment(), ValueLayout.JAVA_FLOAT, d.offset * 4, out, 0, out.length);
-        release(d, t);
+        copyOut("toFloatArray", t, DType.F32, out);
         return out;
     }
 
@@ -42,19 +27,25 @@ final class Reading {
     }
 
     static int[] ints(Tensor t) {
-        Tensor d = dense("toIntArray", t, DType.I32);
         int[] out = new int[Math.toIntExact(t.elements())];
-        MemorySegment.copy(d.storage.segment(), ValueLayout.JAVA_INT, d.offset * 4, out, 0, out.length);
-        release(d, t);
+        copyOut("toIntArray", t, DType.I32, out);
         return out;
     }
 
     static long[] longs(Tensor t) {
-        Tensor d = dense("toLongArray", t, DType.I64);
         long[] out = new long[Math.toIntExact(t.elements())];
-        MemorySegment.copy(d.storage.segment(), ValueLayout.JAVA_LONG, d.offset * 8, out, 0, out.length);
-        release(d, t);
+        copyOut("toLongArray", t, DType.I64, out);
         return out;
+    }
+
+    /** t's values as {@code dtype}, row-major, into {@code array} (a primitive array of that layout). */
+    private static void copyOut(String op, Tensor t, DType dtype, Object array) {
+        Ops.check(op, t);
+        Tensor d = t.dtype() == dtype && t.isContiguous() ? t : Movement.copyAs(t, dtype);
+        d.backend.sync();
+        long bytes = t.elements() * dtype.byteSize();
+        MemorySegment.copy(d.storage.segment(), d.offset * dtype.byteSize(), Creation.heap(array), 0, bytes);
+        if (d != t) d.storage.close();
     }
 
     static String describe(Tensor t) {

@@ -2,8 +2,6 @@ package dev.panamax.tensor;
 
 import dev.panamax.tensor.reference.ReferenceBackend;
 import dev.panamax.tensor.spi.Backend;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -30,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * }
  * }</pre>
  */
-public abstract class BackendContract {
+public abstract class BackendContract extends ScopedTest {
     /** The backend under test. */
     protected abstract Backend candidate();
 
@@ -40,17 +38,6 @@ public abstract class BackendContract {
     }
 
     private final Backend reference = new ReferenceBackend();
-    private TensorScope scope;
-
-    @BeforeEach
-    void openScope() {
-        scope = TensorScope.open();
-    }
-
-    @AfterEach
-    void closeScope() {
-        scope.close();
-    }
 
     // ------------------------------------------------------------------ inputs
 

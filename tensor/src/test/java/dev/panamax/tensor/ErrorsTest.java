@@ -1,7 +1,5 @@
 package dev.panamax.tensor;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -12,18 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every bad call names the op, the operands' shapes and dtypes, and what was expected. */
-class ErrorsTest {
-    private TensorScope scope;
-
-    @BeforeEach
-    void open() {
-        scope = TensorScope.open();
-    }
-
-    @AfterEach
-    void close() {
-        scope.close();
-    }
+class ErrorsTest extends ScopedTest {
 
     private static void refused(String expectedMessage, Executable call) {
         TensorException e = assertThrows(TensorException.class, call);

@@ -10,8 +10,6 @@ import dev.panamax.tensor.nn.ReLU;
 import dev.panamax.tensor.nn.Sequential;
 import dev.panamax.tensor.optim.Adam;
 import dev.panamax.tensor.optim.SGD;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,18 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class NnTest {
-    private TensorScope scope;
-
-    @BeforeEach
-    void open() {
-        scope = TensorScope.open();
-    }
-
-    @AfterEach
-    void close() {
-        scope.close();
-    }
+class NnTest extends ScopedTest {
 
     /** d/dw of sum(w^2 * c) is 2 w c. */
     private static void quadraticBackward(Tensor w, Tensor c) {

@@ -1,7 +1,5 @@
 package dev.panamax.tensor;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,19 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Files written by NumPy (src/test/resources/npy/make_fixtures.py) read as NumPy meant them, and ours read back by it. */
-class NpyTest {
+class NpyTest extends ScopedTest {
     private static final float[] A = {-0.5f, -0.25f, 0f, 0.25f, 0.5f, 0.75f};
-    private TensorScope scope;
-
-    @BeforeEach
-    void open() {
-        scope = TensorScope.open();
-    }
-
-    @AfterEach
-    void close() {
-        scope.close();
-    }
 
     private static Path fixture(String name) {
         try {

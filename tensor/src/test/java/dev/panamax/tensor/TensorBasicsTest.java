@@ -1,7 +1,5 @@
 package dev.panamax.tensor;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -9,18 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class TensorBasicsTest {
-    private TensorScope scope;
-
-    @BeforeEach
-    void open() {
-        scope = TensorScope.open();
-    }
-
-    @AfterEach
-    void close() {
-        scope.close();
-    }
+class TensorBasicsTest extends ScopedTest {
 
     @Test
     void addBroadcastsByNumpyRules() {

@@ -1,7 +1,5 @@
 package dev.panamax.tensor;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -12,18 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 /** Movement ops are strides over the same memory, copying only where NumPy would. */
-class ViewsTest {
-    private TensorScope scope;
-
-    @BeforeEach
-    void open() {
-        scope = TensorScope.open();
-    }
-
-    @AfterEach
-    void close() {
-        scope.close();
-    }
+class ViewsTest extends ScopedTest {
 
     private static Tensor grid() {
         return Tensor.arange(DType.F32, 0, 24, 1).reshape(2, 3, 4);

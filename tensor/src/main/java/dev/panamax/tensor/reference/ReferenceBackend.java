@@ -5,6 +5,7 @@ import dev.panamax.tensor.spi.Backend;
 import dev.panamax.tensor.spi.BinaryOp;
 import dev.panamax.tensor.spi.Kernel;
 import dev.panamax.tensor.spi.Operand;
+import dev.panamax.tensor.spi.Storage;
 import dev.panamax.tensor.spi.UnaryOp;
 
 import java.lang.foreign.MemorySegment;
@@ -94,16 +95,11 @@ public final class ReferenceBackend implements Backend {
         }
     }
 
+    /** The scalar stored as one element of a's dtype (so converted as the contract says), broadcast. */
     private static void binaryScalar(BinaryOp op, Operand out, Operand a, double scalar) {
-        MemorySegment o = out.storage().segment(), x = a.storage().segment();
-        DType t = out.dtype(), ta = a.dtype();
-        double s = ta == DType.F32 ? (float) scalar : ta == DType.F16 ? dev.panamax.core.fp16.Fp16.toFloat(dev.panamax.core.fp16.Fp16.toHalf((float) scalar)) : scalar;
-        for (Walk w = new Walk(out.shape(), out, a); w.hasNext(); w.advance()) {
-            if (ta.isFloating()) {
-                Elements.set(o, t, w.offsets[0], apply(op, Elements.get(x, ta, w.offsets[1]), s));
-            } else {
-                Elements.setLong(o, t, w.offsets[0], apply(op, Elements.getLong(x, ta, w.offsets[1]), (long) scalar));
-            }
+        try (Storage one = Storage.allocate(a.dtype(), 1)) {
+            Elements.set(one.segment(), a.dtype(), 0, scalar);
+            binary(op, out, a, new Operand(one, out.shape(), new long[out.rank()], 0));
         }
     }
 
@@ -126,6 +122,7 @@ public final class ReferenceBackend implements Backend {
     }
 
     static long apply(BinaryOp op, long a, long b) {
+        if (op.isComparison()) return (long) apply(op, (double) Long.compare(a, b), 0.0);
         return switch (op) {
             case ADD -> a + b;
             case SUB -> a - b;
@@ -134,15 +131,9 @@ public final class ReferenceBackend implements Backend {
                 if (b == 0) throw new ArithmeticException("integer division by zero in div");
                 yield a / b;
             }
-            case POW -> throw new IllegalArgumentException("pow on integers");
             case MAX -> Math.max(a, b);
             case MIN -> Math.min(a, b);
-            case EQ -> a == b ? 1 : 0;
-            case NE -> a != b ? 1 : 0;
-            case LT -> a < b ? 1 : 0;
-            case LE -> a <= b ? 1 : 0;
-            case GT -> a > b ? 1 : 0;
-            case GE -> a >= b ? 1 : 0;
+            default -> throw new IllegalArgumentException(op + " on integers");
         };
     }
 
