@@ -15,7 +15,12 @@ final class Elementwise {
         x.backend.execute(new Kernel.Unary(op, out.operand(), x.operand()));
         if (!Ops.recording(x)) return out;
         Tensor y = out.detach();
-        return Ops.track(out, name, (g, need) -> new Tensor[] {switch (op) {
+        Tensor[] saved = switch (op) {
+            case NEG -> new Tensor[0];
+            case EXP, SQRT, SIGMOID, TANH -> new Tensor[] {y};
+            default -> new Tensor[] {x};
+        };
+        return Ops.trackSaving(out, name, saved, (g, need) -> new Tensor[] {switch (op) {
             case NEG -> g.neg();
             case EXP -> g.mul(y);
             case LOG -> g.div(x);
@@ -55,7 +60,13 @@ final class Elementwise {
         a.backend.execute(new Kernel.Binary(op, out.operand(), a.operandAs(shape), b.operandAs(shape)));
         if (op.isComparison() || !Ops.recording(a, b)) return out;
         Tensor y = out.detach();
-        return Ops.track(out, name, (g, need) -> {
+        Tensor[] saved = switch (op) {
+            case ADD, SUB -> new Tensor[0];
+            case DIV -> new Tensor[] {b, y};
+            case POW -> new Tensor[] {a, b, y};
+            default -> new Tensor[] {a, b};
+        };
+        return Ops.trackSaving(out, name, saved, (g, need) -> {
             Tensor ga = null, gb = null;
             switch (op) {
                 case ADD -> {
@@ -97,7 +108,8 @@ final class Elementwise {
         Tensor out = Tensor.empty(a.backend, a.dtype(), a.shape);
         a.backend.execute(new Kernel.BinaryScalar(op, out.operand(), a.operand(), value));
         if (op.isComparison() || !Ops.recording(a)) return out;
-        return Ops.track(out, name, (g, need) -> new Tensor[] {switch (op) {
+        Tensor[] saved = op == BinaryOp.POW || op == BinaryOp.MAX || op == BinaryOp.MIN ? new Tensor[] {a} : new Tensor[0];
+        return Ops.trackSaving(out, name, saved, (g, need) -> new Tensor[] {switch (op) {
             case ADD, SUB -> g;
             case MUL -> g.mul(value);
             case DIV -> g.div(value);
@@ -114,7 +126,7 @@ final class Elementwise {
         Tensor out = Tensor.empty(a.backend, a.dtype(), shape);
         a.backend.execute(new Kernel.Where(out.operand(), cond.operandAs(shape), a.operandAs(shape), b.operandAs(shape)));
         if (!Ops.recording(a, b)) return out;
-        return Ops.track(out, "where", (g, need) -> {
+        return Ops.trackSaving(out, "where", new Tensor[] {cond}, (g, need) -> {
             Tensor zero = Creation.full(g.backend, g.dtype(), 0, Shape.scalar());
             return new Tensor[] {null,
                     need[1] ? Reduction.sumTo(where(cond, g, zero), a.shape) : null,

@@ -51,6 +51,7 @@ final class GradEngine {
                 Tensor[] inputs = node.inputs();
                 boolean[] need = new boolean[inputs.length];
                 for (int k = 0; k < inputs.length; k++) need[k] = inputs[k] != null && inputs[k].requiresGrad();
+                node.checkSaved();
                 Tensor[] inputGrads = node.backward().apply(g, need);
                 node.release();
                 for (int k = 0; k < inputs.length; k++) {

@@ -33,12 +33,14 @@ final class InPlace {
         Ops.sameDtype(op, t, other);
         fitsInto(op, t, other);
         t.backend.execute(new Kernel.Binary(kind, t.operand(), t.operand(), other.operandAs(t.shape)));
+        t.storage.markModified();
         return t;
     }
 
     static Tensor scalar(String op, BinaryOp kind, Tensor t, double value) {
         check(op, t);
         t.backend.execute(new Kernel.BinaryScalar(kind, t.operand(), t.operand(), value));
+        t.storage.markModified();
         return t;
     }
 
@@ -47,6 +49,7 @@ final class InPlace {
         Ops.check("copyFrom", t, source);
         fitsInto("copyFrom", t, source);
         t.backend.execute(new Kernel.Unary(UnaryOp.COPY, t.operand(), source.operandAs(t.shape)));
+        t.storage.markModified();
         return t;
     }
 }

@@ -30,7 +30,7 @@ final class LinearAlgebra {
         Tensor out = Tensor.empty(a.backend, a.dtype(), Shape.of(outDims));
         Operand o = new Operand(out.storage, new int[] {batchCount, m, n}, new long[] {(long) m * n, n, 1}, 0);
         a.backend.execute(new Kernel.MatMul(o, asBatch(a, batch, m, k), asBatch(b, batch, k, n), false));
-        return Ops.track(out, "matmul", (g, need) -> new Tensor[] {
+        return Ops.trackSaving(out, "matmul", new Tensor[] {a, b}, (g, need) -> new Tensor[] {
                 need[0] ? Reduction.sumTo(g.matmul(b.transpose(-1, -2)), a.shape) : null,
                 need[1] ? Reduction.sumTo(a.transpose(-1, -2).matmul(g), b.shape) : null}, a, b);
     }

@@ -290,7 +290,7 @@ final class Movement {
         Tensor out = Tensor.empty(t.backend, t.dtype(), t.shape.with(a, index.shape.dim(0)));
         t.backend.execute(new Kernel.IndexSelect(out.operand(), t.operand(), index.operand(), a));
         Shape source = t.shape;
-        return Ops.track(out, "indexSelect", (g, need) -> {
+        return Ops.trackSaving(out, "indexSelect", new Tensor[] {index}, (g, need) -> {
             Tensor full = Creation.full(g.backend, g.dtype(), 0, source);
             g.backend.execute(new Kernel.IndexAdd(full.operand(), index.operand(), g.operand(), a));
             return new Tensor[] {full, null};

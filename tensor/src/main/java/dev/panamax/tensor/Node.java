@@ -15,11 +15,29 @@ final class Node {
     final String op;
     private Tensor[] inputs;
     private Backward backward;
+    private Tensor[] saved;
+    private int[] versions;
 
-    Node(String op, Tensor[] inputs, Backward backward) {
+    /** {@code saved}: the tensors whose values {@code backward} reads (checked unchanged when it runs). */
+    Node(String op, Tensor[] inputs, Tensor[] saved, Backward backward) {
         this.op = op;
         this.inputs = inputs;
         this.backward = backward;
+        this.saved = saved;
+        this.versions = new int[saved.length];
+        for (int i = 0; i < saved.length; i++) versions[i] = saved[i].storage.version();
+    }
+
+    /** Fails when a saved tensor was updated in place after this op used it. */
+    void checkSaved() {
+        for (int i = 0; i < saved.length; i++) {
+            int now = saved[i].storage.version();
+            if (now != versions[i]) {
+                throw new IllegalStateException("backward of '" + op + "': a tensor it saved, " + saved[i].shape + " "
+                        + saved[i].dtype().label() + ", was modified in place after '" + op + "' used it (version "
+                        + versions[i] + ", now " + now + "); update it after backward, or update a copy");
+            }
+        }
     }
 
     Tensor[] inputs() {
@@ -39,6 +57,7 @@ final class Node {
     void release() {
         inputs = null;
         backward = null;
+        saved = null;
     }
 
     private IllegalStateException released() {

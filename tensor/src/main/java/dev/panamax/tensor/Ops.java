@@ -41,9 +41,19 @@ final class Ops {
         return false;
     }
 
-    /** Records {@code out} as the result of {@code op} over {@code inputs} when any needs a gradient. */
+    private static final Tensor[] NOTHING = {};
+
+    /**
+     * Records {@code out} as the result of {@code op} over {@code inputs} when any needs a gradient;
+     * its backward reads no tensor's values (only the gradient).
+     */
     static Tensor track(Tensor out, String op, Node.Backward backward, Tensor... inputs) {
-        if (recording(inputs)) out.attach(new Node(op, inputs, backward));
+        return trackSaving(out, op, NOTHING, backward, inputs);
+    }
+
+    /** As {@link #track}, for a backward that reads the values of {@code saved}. */
+    static Tensor trackSaving(Tensor out, String op, Tensor[] saved, Node.Backward backward, Tensor... inputs) {
+        if (recording(inputs)) out.attach(new Node(op, inputs, saved, backward));
         return out;
     }
 }

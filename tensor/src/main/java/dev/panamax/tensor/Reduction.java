@@ -93,7 +93,7 @@ final class Reduction {
         Tensor out = keepDim ? kept : Movement.view(kept, reducedShape(t.shape, new int[] {a}, false));
         if (!Ops.recording(t)) return out;
         Tensor value = kept.detach();
-        return Ops.track(out, name, (g, need) -> {
+        return Ops.trackSaving(out, name, new Tensor[] {t, value}, (g, need) -> {
             Tensor mask = t.eq(value);
             Tensor share = mask.div(mask.sum(a, true));
             return new Tensor[] {share.mul(g.reshape(value.shape.raw()))};

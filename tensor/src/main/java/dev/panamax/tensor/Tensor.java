@@ -617,6 +617,7 @@ public final class Tensor implements AutoCloseable {
     public Tensor fill(double value) {
         InPlace.check("fill", this);
         backend.execute(new Kernel.Fill(operand(), value));
+        storage.markModified();
         return this;
     }
 

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.function.Executable;
 
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -84,6 +85,24 @@ class ErrorsTest extends ScopedTest {
         refused("neg: an operand's storage was already freed (closed, or its TensorScope ended) [a: (2,) f32]", gone::neg);
         refused("item: expected exactly one element [a: (3,) f32]", () -> Tensor.zeros(3).item());
         refused("of: an array of 3 elements for shape (2, 2); expected 4 elements", () -> Tensor.of(new float[3], 2, 2));
+        w.close();
+    }
+
+    @Test
+    void savedTensorsChangedInPlaceBeforeBackward() {
+        Tensor w = Tensor.of(new float[] {1, 2}).requiresGrad(true);
+        Tensor x = Tensor.of(new float[] {3, 4});
+        Tensor loss = w.mul(x).sum();
+        try (var off = Autograd.noGrad()) {
+            x.mulInPlace(10);
+        }
+        IllegalStateException e = assertThrows(IllegalStateException.class, loss::backward);
+        assertEquals("backward of 'mul': a tensor it saved, (2,) f32, was modified in place after 'mul' used it (version 0, now 1); "
+                + "update it after backward, or update a copy", e.getMessage());
+        Tensor fine = w.add(x).sum();
+        x.addInPlace(1); // add reads no values in backward: updating x is harmless
+        fine.backward();
+        assertArrayEquals(new float[] {1, 1}, w.grad().toFloatArray());
         w.close();
     }
 

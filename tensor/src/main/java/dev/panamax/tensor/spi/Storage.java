@@ -23,6 +23,7 @@ public final class Storage implements AutoCloseable {
     private final NativeBuffer buffer;
     private final DType dtype;
     private final long length;
+    private int version;
     private MemorySegment segment; // made on first use: native backends need only the address
 
     /**
@@ -88,6 +89,19 @@ public final class Storage implements AutoCloseable {
             segment = s;
         }
         return s;
+    }
+
+    /**
+     * How many in-place writes the frontend has made to this storage; autograd compares it with
+     * the count when it saved a tensor, so a gradient is never computed from changed values.
+     */
+    public int version() {
+        return version;
+    }
+
+    /** Counts one in-place write (called by the frontend when it updates elements in place). */
+    public void markModified() {
+        version++;
     }
 
     public boolean isFreed() {
