@@ -55,7 +55,7 @@ public final class CpuBackend implements Backend {
         this.lazy = lazy;
         this.capacity = capacity;
         this.recorders = ThreadLocal.withInitial(() -> new Recorder(this, this.lazy, this.capacity));
-        CpuKernel.ELEMENTWISE.recorder.thunk(); // load the library (and apply the thread budget) now
+        CpuKernel.load(); // the library and the thread budget, now rather than in the first op
     }
 
     @Override

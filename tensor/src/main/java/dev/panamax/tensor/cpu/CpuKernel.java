@@ -51,6 +51,11 @@ enum CpuKernel {
                 .asCritical().withStatus(StatusRule.successIs(0));
     }
 
+    /** Loads the kernels' library (and applies the thread budget) if that has not happened yet. */
+    static void load() {
+        Library.KERNELS.name();
+    }
+
     /** Runs the kernel now on {@code descriptor}; long work (by the caller's estimate) crosses on the standard tier. */
     long call(MemorySegment descriptor, boolean longWork) {
         try {

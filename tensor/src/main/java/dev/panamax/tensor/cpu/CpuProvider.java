@@ -21,7 +21,7 @@ public final class CpuProvider implements BackendProvider {
     @Override
     public String unavailableReason() {
         try {
-            CpuKernel.ELEMENTWISE.recorder.thunk();
+            CpuKernel.load();
             return null;
         } catch (Throwable t) {
             return "the cpu kernels cannot load (" + CpuKernel.Library.FILE + ", which needs libopenblas.so.0 and libgomp.so.1): " + t;

@@ -5,11 +5,28 @@ package dev.panamax.tensor.cpu;
  * allows: size-1 dimensions dropped, and neighbours {@code i, i+1} joined when each operand's
  * {@code stride[i] == stride[i+1] * shape[i+1]}. Two contiguous tensors of any rank become one
  * dimension, so the kernel runs its vectorized loop over them. At least one dimension remains.
+ * Held flat, as the descriptor wants it: {@code words} is the shape, then each operand's strides.
  */
-record Dims(long[] shape, long[][] strides) {
+record Dims(int rank, int operands, long elements, long[] words) {
+    long shape(int j) {
+        return words[j];
+    }
+
+    long stride(int operand, int j) {
+        return words[(1 + operand) * rank + j];
+    }
+
     /** The walk of {@code shape} by {@code operands}' strides (in elements), merged. */
     static Dims of(int[] shape, long[]... operands) {
         int rank = shape.length, ops = operands.length;
+        long n = 1;
+        for (int d : shape) n *= d;
+        if (allContiguous(shape, operands)) {
+            long[] w = new long[1 + ops];
+            w[0] = Math.max(n, 1);
+            for (int o = 0; o < ops; o++) w[1 + o] = 1;
+            return new Dims(1, ops, n, w);
+        }
         long[] s = new long[Math.max(rank, 1)];
         long[][] st = new long[ops][Math.max(rank, 1)];
         int kept = 0;
@@ -28,13 +45,24 @@ record Dims(long[] shape, long[][] strides) {
             kept = 1;
         }
         // built innermost first: reverse into row-major order
-        long[] shapeOut = new long[kept];
-        long[][] stridesOut = new long[ops][kept];
+        long[] w = new long[kept * (1 + ops)];
         for (int k = 0; k < kept; k++) {
-            shapeOut[k] = s[kept - 1 - k];
-            for (int o = 0; o < ops; o++) stridesOut[o][k] = st[o][kept - 1 - k];
+            w[k] = s[kept - 1 - k];
+            for (int o = 0; o < ops; o++) w[(1 + o) * kept + k] = st[o][kept - 1 - k];
         }
-        return new Dims(shapeOut, stridesOut);
+        return new Dims(kept, ops, n, w);
+    }
+
+    /** Whether every operand is row-major and dense over {@code shape} (size-1 dimensions ignored). */
+    private static boolean allContiguous(int[] shape, long[][] operands) {
+        for (long[] strides : operands) {
+            long expected = 1;
+            for (int i = shape.length - 1; i >= 0; i--) {
+                if (shape[i] != 1 && strides[i] != expected) return false;
+                expected *= shape[i];
+            }
+        }
+        return true;
     }
 
     /** Whether dimension i (outer) continues the kept dimension (inner, of extent innerExtent) in every operand. */
@@ -43,15 +71,5 @@ record Dims(long[] shape, long[][] strides) {
             if (operands[o][i] != kept[o][k] * innerExtent) return false;
         }
         return true;
-    }
-
-    int rank() {
-        return shape.length;
-    }
-
-    long elements() {
-        long n = 1;
-        for (long d : shape) n *= d;
-        return n;
     }
 }

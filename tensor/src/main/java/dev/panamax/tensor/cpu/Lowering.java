@@ -134,11 +134,8 @@ final class Lowering {
         w.put(0, code).put(1, rank).put(2, d.elements()).put(3, dtype);
         w.put(4, address(out)).put(5, address(in0)).put(6, address(in1)).put(7, address(in2));
         w.putDouble(8, 0).putDouble(9, 0);
-        for (int j = 0; j < rank; j++) w.put(10 + j, d.shape()[j]);
-        long[][] st = d.strides();
-        for (int o = 0; o < st.length; o++) {
-            for (int j = 0; j < rank; j++) w.put(10 + (1 + o) * rank + j, st[o][j]);
-        }
+        long[] words = d.words();
+        for (int i = 0; i < words.length; i++) w.put(10 + i, words[i]);
     }
 
     private static int code(BinaryOp op) {
@@ -190,11 +187,8 @@ final class Lowering {
         };
         w.put(0, op).put(1, dr).put(2, d.elements()).put(3, len).put(4, address(out)).put(5, address(in))
                 .put(6, in.strides()[axis]).put(7, 0).put(8, 0).put(9, 0);
-        for (int j = 0; j < dr; j++) {
-            w.put(10 + j, d.shape()[j]);
-            w.put(10 + dr + j, d.strides()[0][j]);
-            w.put(10 + 2 * dr + j, d.strides()[1][j]);
-        }
+        long[] words = d.words();
+        for (int i = 0; i < words.length; i++) w.put(10 + i, words[i]);
         r.submit(CpuKernel.REDUCE, w, d.elements() * len, k);
         return true;
     }
