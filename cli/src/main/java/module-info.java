@@ -1,6 +1,7 @@
 /** The {@code panamax} command. */
 module dev.panamax.cli {
     requires dev.panamax.core;
+    requires dev.panamax.compute;
     requires dev.panamax.bindgen;
     requires dev.panamax.bindgen.importer;
     requires info.picocli;

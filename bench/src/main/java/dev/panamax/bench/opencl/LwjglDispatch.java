@@ -50,7 +50,7 @@ public class LwjglDispatch {
     private static int icdUsers;
 
     /** Loads LWJGL's OpenCL functions from the ICD loader, for one more user; {@link #releaseIcd} when done. */
-    static synchronized void loadIcd() {
+    public static synchronized void loadIcd() {
         // the ICD loader's soname: LWJGL's default name, libOpenCL.so, exists only with the -dev package
         // set before CL's class initializer, which loads the library
         Configuration.OPENCL_LIBRARY_NAME.set("libOpenCL.so.1");
@@ -59,7 +59,7 @@ public class LwjglDispatch {
     }
 
     /** One user of {@link #loadIcd} is done; the last one unloads LWJGL's OpenCL functions. */
-    static synchronized void releaseIcd() {
+    public static synchronized void releaseIcd() {
         if (icdUsers > 0 && --icdUsers == 0) CL.destroy();
     }
 

@@ -5,21 +5,21 @@ package dev.panamax.bench.opencl;
  * float to one element, so that the figures measure the host-side cost of a dispatch (argument
  * setting, enqueue, the driver's queue) and not device work.
  */
-final class TinyKernel {
-    static final String NAME = "tiny";
-    static final String SOURCE = """
+public final class TinyKernel {
+    public static final String NAME = "tiny";
+    public static final String SOURCE = """
             __kernel void tiny(__global float *a, float b, int n) {
                 int i = get_global_id(0);
                 if (i < n) a[i] += b;
             }
             """;
     /** Global work size of every dispatch. */
-    static final long GLOBAL_SIZE = 1;
+    public static final long GLOBAL_SIZE = 1;
     /** Floats in the buffer argument. */
-    static final int ELEMENTS = 64;
-    static final float ADDEND = 1.0f;
+    public static final int ELEMENTS = 64;
+    public static final float ADDEND = 1.0f;
     /** Dispatches per invocation in the batched figures. */
-    static final int BATCH = 1000;
+    public static final int BATCH = 1000;
 
     static final int CL_SUCCESS = 0;
     static final long CL_DEVICE_TYPE_ALL = 0xFFFFFFFFL;
