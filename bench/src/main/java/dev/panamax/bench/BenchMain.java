@@ -36,7 +36,7 @@ import java.util.concurrent.Callable;
         description = "Run Panamax benchmarks side by side with their peers.")
 public final class BenchMain implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "SUITE",
-            description = "calls, memory, batch, opencl, blas, compute, tensor (default: every suite)")
+            description = "calls, memory, batch, opencl, blas, compute, tensor, bindgen (default: every suite)")
     String suite;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON.")

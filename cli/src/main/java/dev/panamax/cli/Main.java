@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
                 "  test                    the whole test suite (mvn verify; leak detection PARANOID)",
                 "  bench SUITE [--json FILE] [--full] [--filter REGEX]",
                 "                          JMH benchmarks side by side with the peers; SUITE is calls, memory,",
-                "                          batch, opencl, blas or tensor (./panamax bench --help)"})
+                "                          batch, opencl, blas, tensor or bindgen (./panamax bench --help)"})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
