@@ -177,6 +177,22 @@ class NnTest extends ScopedTest {
     }
 
     @Test
+    void layersAndLoadersFollowTheirInputsBackend() {
+        Tensor x, y;
+        var deferring = new DeferringBackend();
+        try (var on = Backends.using(deferring)) {
+            x = Tensor.ones(6, 2);
+            y = Tensor.arange(6);
+        }
+        // made on another backend than the current one: what they make stays on theirs
+        DataLoader.Batch batch = new DataLoader(x, y, 4).iterator().next();
+        Tensor dropped = new Dropout(0.5, new SplittableRandom(1)).forward(batch.input());
+        assertEquals(deferring, dropped.backend());
+        assertEquals(deferring, batch.target().backend());
+        assertEquals(4, batch.target().elements());
+    }
+
+    @Test
     void backendsAreFoundAndSelected() {
         assertTrue(Backends.names().contains("reference"));
         assertTrue(Backends.available().contains("reference"));

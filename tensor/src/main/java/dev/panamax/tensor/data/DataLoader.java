@@ -1,5 +1,6 @@
 package dev.panamax.tensor.data;
 
+import dev.panamax.tensor.Backends;
 import dev.panamax.tensor.Tensor;
 
 import java.util.Iterator;
@@ -121,7 +122,11 @@ public final class DataLoader implements Iterable<DataLoader.Batch> {
         }
 
         private Tensor index() {
-            if (index == null || index.isFreed()) index = Tensor.of(rows);
+            if (index == null || index.isFreed()) {
+                try (var on = Backends.using(inputs.backend())) {
+                    index = Tensor.of(rows);
+                }
+            }
             return index;
         }
     }

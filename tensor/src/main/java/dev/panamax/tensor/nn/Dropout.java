@@ -1,5 +1,6 @@
 package dev.panamax.tensor.nn;
 
+import dev.panamax.tensor.Backends;
 import dev.panamax.tensor.Tensor;
 
 import java.util.random.RandomGenerator;
@@ -22,7 +23,10 @@ public final class Dropout implements Module {
     @Override
     public Tensor forward(Tensor input) {
         if (!training || p == 0) return input;
-        Tensor keep = Tensor.uniform(rng, 0, 1, input.dims()).gt(p).mul(1 / (1 - p));
+        Tensor keep;
+        try (var on = Backends.using(input.backend())) {
+            keep = Tensor.uniform(rng, 0, 1, input.dims()).gt(p).mul(1 / (1 - p));
+        }
         return input.mul(keep.cast(input.dtype()));
     }
 

@@ -9,6 +9,7 @@ import dev.panamax.tensor.spi.Storage;
 import dev.panamax.tensor.spi.UnaryOp;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.ref.Reference;
 
 /**
  * The oracle: every kernel as a plain Java loop over indices, floating arithmetic in double and
@@ -42,6 +43,8 @@ public final class ReferenceBackend implements Backend {
             case Kernel.IndexSelect k -> Indexing.select(k.out(), k.in(), k.index(), k.axis());
             case Kernel.IndexAdd k -> Indexing.add(k.out(), k.index(), k.src(), k.axis());
         }
+        // the loops read raw segments: the kernel's operands keep their storages from the GC until here
+        Reference.reachabilityFence(kernel);
     }
 
     private static void fill(Operand out, double value) {
