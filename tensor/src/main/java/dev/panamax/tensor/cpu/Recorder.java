@@ -22,8 +22,9 @@ import java.util.List;
  * before Java reads, writes or frees storage), or when {@value #DEFAULT_CAPACITY} kernels (by default)
  * are waiting.
  *
- * <p>A recording of a single kernel is not worth a batch: the first kernel waits on its own and, if
- * nothing follows before the sync, runs as one direct call. The recorded SPI kernels are held until
+ * <p>A short recording is not worth a batch (making and freeing one costs more than a few crossings):
+ * the first {@value #DIRECT_MAX} kernels wait in a small list and, if no more follow before the sync,
+ * run as direct calls; the next one moves them all into the batch. The recorded SPI kernels are held until
  * they ran, which keeps their storage reachable (the GC cannot free memory a waiting kernel will
  * touch), and name the kernel when one fails. Temporaries the lowering made (contiguous copies) are
  * freed after the run. In eager mode ({@code panamax.tensor.lazy=false}) every kernel runs when
@@ -35,6 +36,8 @@ import java.util.List;
  */
 final class Recorder {
     static final int DEFAULT_CAPACITY = 1024;
+    /** Kernels a recording runs as direct calls at its sync rather than through a batch. */
+    static final int DIRECT_MAX = 4;
     /** Work (in element operations) below which a direct call stays on the critical tier. */
     static final long CRITICAL_WORK = 1 << 16;
     private static final int CHUNK_BYTES = 64 * 1024;
@@ -46,9 +49,10 @@ final class Recorder {
     private final List<MemorySegment> chunks = new ArrayList<>();
     private int chunk;
     private long used;
-    private CpuKernel pendingKernel;
-    private Descriptor pendingDescriptor;
-    private long pendingWork;
+    private final CpuKernel[] pendingKernels = new CpuKernel[DIRECT_MAX];
+    private final Descriptor[] pendingDescriptors = new Descriptor[DIRECT_MAX];
+    private final long[] pendingWork = new long[DIRECT_MAX];
+    private int pending;
     private Batch batch;
     private final ArrayList<Kernel> recorded = new ArrayList<>();
     private final ArrayList<Storage> temporaries = new ArrayList<>();
@@ -79,7 +83,7 @@ final class Recorder {
         backend.countKernel();
         if (!lazy) {
             try {
-                runNow(kernel, d, work);
+                runNow(kernel, d, work, 0);
             } finally {
                 recorded.clear();
                 chunk = 0;
@@ -87,18 +91,16 @@ final class Recorder {
             }
             return;
         }
-        if (pendingKernel == null && (batch == null || batch.size() == 0)) {
-            pendingKernel = kernel;
-            pendingDescriptor = d;
-            pendingWork = work;
+        if ((batch == null || batch.size() == 0) && pending < DIRECT_MAX) {
+            pendingKernels[pending] = kernel;
+            pendingDescriptors[pending] = d;
+            pendingWork[pending] = work;
+            pending++;
             return;
         }
         if (batch == null) batch = NativeScope.unscoped(() -> Batch.create(BatchMode.STANDARD, Math.min(capacity, 256)));
-        if (pendingKernel != null) {
-            record(pendingKernel, pendingDescriptor);
-            pendingKernel = null;
-            pendingDescriptor = null;
-        }
+        for (int i = 0; i < pending; i++) record(pendingKernels[i], pendingDescriptors[i]);
+        clearPending();
         record(kernel, d);
         if (batch.size() >= capacity) flush();
     }
@@ -143,8 +145,8 @@ final class Recorder {
     /** Runs what is recorded; the batch (if any) stays open for the next recording. */
     void flush() {
         try {
-            if (pendingKernel != null) {
-                runNow(pendingKernel, pendingDescriptor, pendingWork);
+            if (pending > 0) {
+                for (int i = 0; i < pending; i++) runNow(pendingKernels[i], pendingDescriptors[i], pendingWork[i], i);
             } else if (batch != null && batch.size() > 0) {
                 backend.countCrossing(batch.size());
                 try {
@@ -162,15 +164,23 @@ final class Recorder {
         batch.add(kernel.recorder.thunk()).params().setAddress(0, d.segment());
     }
 
-    private void runNow(CpuKernel kernel, Descriptor d, long work) {
+    /** Runs one kernel now; {@code index} is its position in the recording (to name it if it fails). */
+    private void runNow(CpuKernel kernel, Descriptor d, long work, int index) {
         backend.countCrossing(1);
         long status = kernel.call(d.segment(), work >= CRITICAL_WORK);
-        if (status != 0) throw failed(recorded.getLast(), status, null);
+        if (status != 0) throw failed(recorded.get(index), status, null);
+    }
+
+    private void clearPending() {
+        for (int i = 0; i < pending; i++) {
+            pendingKernels[i] = null;
+            pendingDescriptors[i] = null;
+        }
+        pending = 0;
     }
 
     private void reset() {
-        pendingKernel = null;
-        pendingDescriptor = null;
+        clearPending();
         recorded.clear();
         chunk = 0;
         used = 0;
