@@ -127,7 +127,9 @@ public final class GenerateMojo extends AbstractMojo {
         Path sourceFile = cDir.resolve(source.path());
         Path library = nativeOutputDirectory.toPath().resolve(g.plan().glueLibraryFile());
         List<String> links = linkOptions(g.plan().libraryNames());
-        GlueFingerprint inputs = GlueFingerprint.of(compiler, cflags, links, header.content(), source.content());
+        List<String> recipe = new ArrayList<>(cflags);
+        recipe.add(GlueCompiler.RECIPE);
+        GlueFingerprint inputs = GlueFingerprint.of(compiler, recipe, links, header.content(), source.content());
         Path stamp = cDir.resolve(g.plan().glueLibraryFile() + ".inputs");
         try {
             if (inputs.builtInto(library, stamp)) {
@@ -139,13 +141,18 @@ public final class GenerateMojo extends AbstractMojo {
             throw new MojoExecutionException("cannot prepare " + library + ": " + e.getMessage(), e);
         }
         List<String> attempts = new ArrayList<>();
+        GlueCompiler gcc = new GlueCompiler(compiler, cflags, getLog()::warn);
         for (String link : links) {
-            List<String> cmd = new ArrayList<>();
-            cmd.add(compiler);
-            cmd.addAll(cflags);
-            cmd.addAll(List.of("-shared", "-Wl,-z,defs", "-I" + cDir, "-o", library.toString(), sourceFile.toString(), link));
-            String output = run(cmd);
-            if (output == null) {
+            String failure;
+            try {
+                failure = gcc.compile(cDir, source.path(), library, link);
+            } catch (IOException e) {
+                throw new MojoExecutionException("cannot run " + compiler + ": " + e.getMessage() + " (install gcc, or set <compiler>)", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new MojoExecutionException("interrupted while compiling the glue", e);
+            }
+            if (failure == null) {
                 try {
                     inputs.record(stamp);
                 } catch (IOException e) {
@@ -154,7 +161,7 @@ public final class GenerateMojo extends AbstractMojo {
                 getLog().info("glue compiled: " + library + " (" + link + ")");
                 return;
             }
-            attempts.add(String.join(" ", cmd) + "\n" + output);
+            attempts.add(failure);
         }
         throw new MojoExecutionException("cannot compile the C glue " + sourceFile + " into " + library + "; tried:\n"
                 + String.join("\n", attempts) + "\n(set <linkWith> to the linker option that finds the library)");
@@ -170,25 +177,5 @@ public final class GenerateMojo extends AbstractMojo {
             else options.add("-l" + n);
         }
         return options;
-    }
-
-    /** Runs {@code cmd}; null on success, else what it printed. */
-    private String run(List<String> cmd) throws MojoExecutionException {
-        try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            String output = new String(p.getInputStream().readAllBytes());
-            int status = p.waitFor();
-            if (status == 0) {
-                if (!output.isBlank()) getLog().warn(output.strip());
-                return null;
-            }
-            return output.strip() + " (exit " + status + ")";
-        } catch (IOException e) {
-            throw new MojoExecutionException("cannot run " + cmd.getFirst() + ": " + e.getMessage()
-                    + " (install gcc, or set <compiler>)", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new MojoExecutionException("interrupted while compiling the glue", e);
-        }
     }
 }
