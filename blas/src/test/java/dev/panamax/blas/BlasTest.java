@@ -160,7 +160,7 @@ class BlasTest {
         assertThrows(IllegalArgumentException.class, () -> Blas.sgemv(CblasRowMajor, 7, 2, 2, 1f, a, 2, a, 1, 0f, a, 1));
         assertThrows(IllegalArgumentException.class, () -> Blas.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 4, 4, 4, 1f,
                 new float[16], 3, new float[16], 4, 0f, new float[16], 4), "lda below the row length");
-        assertThrows(NullPointerException.class, () -> CBLASApi.cblas_sdot(1, (float[]) null, 1, new float[1], 1),
+        assertThrows(NullPointerException.class, () -> CBLASApi.cblas_sdot(1, null, 1, new float[1], 1),
                 "the typed layer refuses null arrays the declarations do not allow");
     }
 

@@ -26,7 +26,8 @@ final class DeclarationsSanity {
     static final Set<String> TOP_KEYS = Set.of("format", "library", "sonames", "package", "class", "types", "constants", "errors", "functions", "headers");
     static final Set<String> FUNCTION_KEYS = Set.of("name", "returns", "params", "tier", "batchable", "blocking");
     static final Set<String> RETURN_KEYS = Set.of("type", "status", "ownership", "length");
-    static final Set<String> PARAM_KEYS = Set.of("name", "type", "dir", "length", "terminated", "nullable", "errcode", "ownership");
+    static final Set<String> PARAM_KEYS = Set.of("name", "type", "dir", "length", "terminated", "nullable", "errcode", "ownership",
+            "elements", "async_unless");
     static final Set<String> ERROR_KEYS = Set.of("type", "success", "names");
     static final Set<String> HANDLE_KEYS = Set.of("handle", "retain", "release", "ownership");
     static final Set<String> CALLBACK_KEYS = Set.of("returns", "params", "user_data", "calls");
@@ -125,7 +126,13 @@ final class DeclarationsSanity {
                 case String alias -> useType(alias, "type " + name);
                 case Map<?, ?> m -> {
                     Map<String, Object> decl = map(m, "type " + name);
-                    if (decl.containsKey("struct") || decl.containsKey("union")) {
+                    if (decl.containsKey("type")) {
+                        unknownKeys(decl, Set.of("type", "boolean"), "alias " + name);
+                        useType(String.valueOf(decl.get("type")), "type " + name);
+                        if (decl.containsKey("boolean") && !(decl.get("boolean") instanceof Boolean)) {
+                            problem("boolean of " + name + " is " + decl.get("boolean") + "; expected true or false");
+                        }
+                    } else if (decl.containsKey("struct") || decl.containsKey("union")) {
                         String kind = decl.containsKey("struct") ? "struct" : "union";
                         unknownKeys(decl, Set.of(kind, "align"), "type " + name);
                         for (Object field : list(decl.get(kind), kind + " " + name)) {
@@ -147,7 +154,7 @@ final class DeclarationsSanity {
                             else useType(String.valueOf(pair.get(0)), "parameter " + pair.get(1) + " of callback " + name);
                         }
                     } else {
-                        problem("type " + name + " has none of struct, union, handle, callback: keys=" + decl.keySet());
+                        problem("type " + name + " has none of type, struct, union, handle, callback: keys=" + decl.keySet());
                     }
                 }
                 default -> problem("type " + name + " is " + e.getValue() + "; expected a type name or a mapping");

@@ -26,7 +26,7 @@ import java.util.List;
  *
  * <pre>{@code
  * ClDeviceId device = OpenCl.devices(OpenCl.platforms().getFirst(), CL.CL_DEVICE_TYPE_ALL).getFirst();
- * try (ClContext context = CLApi.clCreateContext((long[]) null, new ClDeviceId[] {device}, null);
+ * try (ClContext context = CLApi.clCreateContext(null, new ClDeviceId[] {device}, null);
  *      ClProgram program = OpenCl.buildProgram(context, device, SOURCE, "")) { ... }
  * }</pre>
  */
@@ -48,7 +48,7 @@ public final class OpenCl {
             throw e;
         }
         ClPlatformId[] platforms = new ClPlatformId[count[0]];
-        if (platforms.length > 0) CLApi.clGetPlatformIDs(platforms, (int[]) null);
+        if (platforms.length > 0) CLApi.clGetPlatformIDs(platforms, null);
         return List.of(platforms);
     }
 
@@ -62,7 +62,7 @@ public final class OpenCl {
             throw e;
         }
         ClDeviceId[] devices = new ClDeviceId[count[0]];
-        CLApi.clGetDeviceIDs(platform, type, devices, (int[]) null);
+        CLApi.clGetDeviceIDs(platform, type, devices, null);
         return List.of(devices);
     }
 
@@ -72,7 +72,7 @@ public final class OpenCl {
         CLApi.clGetPlatformInfo(platform, param, 0, null, size);
         try (ScratchStack.Frame frame = ScratchStack.push()) {
             MemorySegment value = frame.allocate(Math.max(1, size[0]));
-            CLApi.clGetPlatformInfo(platform, param, value.byteSize(), value, (long[]) null);
+            CLApi.clGetPlatformInfo(platform, param, value.byteSize(), value, null);
             return value.getString(0);
         }
     }
@@ -83,7 +83,7 @@ public final class OpenCl {
         CLApi.clGetDeviceInfo(device, param, 0, null, size);
         try (ScratchStack.Frame frame = ScratchStack.push()) {
             MemorySegment value = frame.allocate(Math.max(1, size[0]));
-            CLApi.clGetDeviceInfo(device, param, value.byteSize(), value, (long[]) null);
+            CLApi.clGetDeviceInfo(device, param, value.byteSize(), value, null);
             return value.getString(0);
         }
     }
@@ -94,7 +94,7 @@ public final class OpenCl {
         CLApi.clGetProgramBuildInfo(program, device, CL.CL_PROGRAM_BUILD_LOG, 0, null, size);
         try (ScratchStack.Frame frame = ScratchStack.push()) {
             MemorySegment log = frame.allocate(Math.max(1, size[0]));
-            CLApi.clGetProgramBuildInfo(program, device, CL.CL_PROGRAM_BUILD_LOG, log.byteSize(), log, (long[]) null);
+            CLApi.clGetProgramBuildInfo(program, device, CL.CL_PROGRAM_BUILD_LOG, log.byteSize(), log, null);
             return log.getString(0).strip();
         }
     }
@@ -118,7 +118,7 @@ public final class OpenCl {
 
     /** A program from OpenCL C source, built for {@code device}; released again if the build fails. */
     public static ClProgram buildProgram(ClContext context, ClDeviceId device, String source, String options) {
-        ClProgram program = CLApi.clCreateProgramWithSource(context, new String[] {source}, (long[]) null);
+        ClProgram program = CLApi.clCreateProgramWithSource(context, new String[] {source}, null);
         try {
             build(program, new ClDeviceId[] {device}, options);
             return program;
@@ -130,7 +130,7 @@ public final class OpenCl {
 
     /** A command queue on {@code device} (no properties). */
     public static ClCommandQueue queue(ClContext context, ClDeviceId device) {
-        return CLApi.clCreateCommandQueueWithProperties(context, device, (long[]) null);
+        return CLApi.clCreateCommandQueueWithProperties(context, device, null);
     }
 
     /**

@@ -35,7 +35,7 @@ class BatchedDispatchTest extends PoclTestBase {
              Arena arena = Arena.ofConfined();
              Batch batch = Batch.create(BatchMode.STANDARD)) {
             MemorySegment zero = arena.allocate(ValueLayout.JAVA_FLOAT);
-            CLApi.clEnqueueFillBuffer(queue, buffer, zero, Float.BYTES, 0, n * Float.BYTES, null, null);
+            CLApi.clEnqueueFillBuffer(queue, buffer, zero.asSlice(0, Float.BYTES), 0, n * Float.BYTES, null, null);
             OpenCl.setArg(kernel, 0, buffer);
             MemorySegment globalSize = arena.allocateFrom(ValueLayout.JAVA_LONG, n);
             for (int i = 0; i < 1000; i++) {
@@ -46,7 +46,7 @@ class BatchedDispatchTest extends PoclTestBase {
             batch.run();
             assertEquals(CL.CL_SUCCESS, finish.resultInt());
             MemorySegment out = arena.allocate(ValueLayout.JAVA_FLOAT, n);
-            CLApi.clEnqueueReadBuffer(queue, buffer, CL.CL_TRUE, 0, n * Float.BYTES, out, null, null);
+            CLApi.clEnqueueReadBuffer(queue, buffer, true, 0, out.asSlice(0, n * Float.BYTES), null, null);
             for (int i = 0; i < n; i++) assertEquals(1000f, out.getAtIndex(ValueLayout.JAVA_FLOAT, i), "element " + i);
         }
     }

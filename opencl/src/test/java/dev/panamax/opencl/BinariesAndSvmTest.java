@@ -38,10 +38,10 @@ class BinariesAndSvmTest extends PoclTestBase {
                 assertTrue(size > 0);
                 binary = arena.allocate(size);
                 MemorySegment pointers = arena.allocateFrom(ValueLayout.ADDRESS, binary);
-                CLApi.clGetProgramInfo(built, CL.CL_PROGRAM_BINARIES, pointers.byteSize(), pointers, (long[]) null);
+                CLApi.clGetProgramInfo(built, CL.CL_PROGRAM_BINARIES, pointers.byteSize(), pointers, null);
             }
             int[] status = new int[1];
-            try (ClProgram again = CLApi.clCreateProgramWithBinary(context, 1, new ClDeviceId[] {device},
+            try (ClProgram again = CLApi.clCreateProgramWithBinary(context, new ClDeviceId[] {device},
                     new long[] {binary.byteSize()}, arena.allocateFrom(ValueLayout.ADDRESS, binary), status)) {
                 assertEquals(CL.CL_SUCCESS, status[0]);
                 OpenCl.build(again, new ClDeviceId[] {device}, "");
@@ -51,7 +51,7 @@ class BinariesAndSvmTest extends PoclTestBase {
                     OpenCl.setArg(twice, 1, 21f);
                     CLApi.clEnqueueNDRangeKernel(queue, twice, null, new long[] {4}, null, null, null);
                     MemorySegment back = arena.allocate(4 * Float.BYTES);
-                    CLApi.clEnqueueReadBuffer(queue, out, CL.CL_TRUE, 0, back.byteSize(), back, null, null);
+                    CLApi.clEnqueueReadBuffer(queue, out, true, 0, back, null, null);
                     for (float f : back.toArray(ValueLayout.JAVA_FLOAT)) assertEquals(42f, f);
                 }
             }
@@ -68,8 +68,8 @@ class BinariesAndSvmTest extends PoclTestBase {
         assertNotEquals(0, svm.address());
         try (Arena arena = Arena.ofConfined()) {
             assertEquals(bytes, svm.byteSize(), "the allocation as a segment of its size");
-            CLApi.clEnqueueSVMMemFill(queue, svm, arena.allocateFrom(ValueLayout.JAVA_FLOAT, 3f), Float.BYTES, bytes, null, null);
-            CLApi.clEnqueueSVMMap(queue, CL.CL_TRUE, CL.CL_MAP_READ, svm, bytes, null, null);
+            CLApi.clEnqueueSVMMemFill(queue, svm, new float[] {3f}, bytes, null, null);
+            CLApi.clEnqueueSVMMap(queue, true, CL.CL_MAP_READ, svm, bytes, null, null);
             for (float f : svm.toArray(ValueLayout.JAVA_FLOAT)) assertEquals(3f, f);
             CLApi.clEnqueueSVMUnmap(queue, svm, null, null);
 
@@ -79,7 +79,7 @@ class BinariesAndSvmTest extends PoclTestBase {
                 CLApi.clSetKernelArgSVMPointer(twice, 0, svm);
                 OpenCl.setArg(twice, 1, 21f);
                 CLApi.clEnqueueNDRangeKernel(queue, twice, null, new long[] {bytes / Float.BYTES}, null, null, null);
-                CLApi.clEnqueueSVMMap(queue, CL.CL_TRUE, CL.CL_MAP_READ, svm, bytes, null, null);
+                CLApi.clEnqueueSVMMap(queue, true, CL.CL_MAP_READ, svm, bytes, null, null);
                 for (float f : svm.toArray(ValueLayout.JAVA_FLOAT)) assertEquals(42f, f);
                 CLApi.clEnqueueSVMUnmap(queue, svm, null, null);
             }
@@ -100,13 +100,13 @@ class BinariesAndSvmTest extends PoclTestBase {
         AtomicInteger calls = new AtomicInteger();
         AtomicLong seen = new AtomicLong();
         try (Arena arena = Arena.ofConfined()) {
-            CLApi.clEnqueueSVMMemFill(queue, svm, arena.allocateFrom(ValueLayout.JAVA_INT, 0x5eed), Integer.BYTES, bytes, null, null);
+            CLApi.clEnqueueSVMMemFill(queue, svm, new int[] {0x5eed}, bytes, null, null);
             MemorySegment host = arena.allocate(bytes);
-            CLApi.clEnqueueSVMMemcpy(queue, CL.CL_TRUE, host, svm, bytes, null, null);
+            CLApi.clEnqueueSVMMemcpy(queue, true, host, svm, null, null);
             for (int v : host.toArray(ValueLayout.JAVA_INT)) assertEquals(0x5eed, v);
 
             // with a callback the queue hands the pointers over instead of freeing them: the callback frees
-            CLApi.clEnqueueSVMFree(queue, 1, arena.allocateFrom(ValueLayout.ADDRESS, svm), (q, count, pointers) -> {
+            CLApi.clEnqueueSVMFree(queue, arena.allocateFrom(ValueLayout.ADDRESS, svm), (q, count, pointers) -> {
                 calls.incrementAndGet();
                 MemorySegment pointer = pointers.reinterpret(ValueLayout.ADDRESS.byteSize()).get(ValueLayout.ADDRESS, 0);
                 seen.set(pointer.address());
@@ -140,25 +140,25 @@ class BinariesAndSvmTest extends PoclTestBase {
              ClProgram program = OpenCl.buildProgram(context, device, follow, "");
              ClKernel kernel = CLApi.clCreateKernel(program, "follow");
              ClMem out = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, bytes, null)) {
-            CLApi.clEnqueueSVMMap(queue, CL.CL_TRUE, CL.CL_MAP_WRITE, data, bytes, null, null);
+            CLApi.clEnqueueSVMMap(queue, true, CL.CL_MAP_WRITE, data, bytes, null, null);
             for (int i = 0; i < count; i++) data.setAtIndex(ValueLayout.JAVA_FLOAT, i, i);
             CLApi.clEnqueueSVMUnmap(queue, data, null, null);
-            CLApi.clEnqueueSVMMap(queue, CL.CL_TRUE, CL.CL_MAP_WRITE, table, table.byteSize(), null, null);
+            CLApi.clEnqueueSVMMap(queue, true, CL.CL_MAP_WRITE, table, table.byteSize(), null, null);
             table.set(ValueLayout.ADDRESS, 0, data);
             CLApi.clEnqueueSVMUnmap(queue, table, null, null);
             // both allocations migrated to the device before the kernel runs
             MemorySegment both = arena.allocate(ValueLayout.ADDRESS, 2);
             both.setAtIndex(ValueLayout.ADDRESS, 0, data);
             both.setAtIndex(ValueLayout.ADDRESS, 1, table);
-            CLApi.clEnqueueSVMMigrateMem(queue, 2, both, new long[] {bytes, table.byteSize()}, 0, null, null);
+            CLApi.clEnqueueSVMMigrateMem(queue, both, new long[] {bytes, table.byteSize()}, 0, null, null);
 
             CLApi.clSetKernelArgSVMPointer(kernel, 0, table);
             OpenCl.setArg(kernel, 1, out);
             MemorySegment indirect = arena.allocateFrom(ValueLayout.ADDRESS, data);
-            CLApi.clSetKernelExecInfo(kernel, CL.CL_KERNEL_EXEC_INFO_SVM_PTRS, indirect.byteSize(), indirect);
+            CLApi.clSetKernelExecInfo(kernel, CL.CL_KERNEL_EXEC_INFO_SVM_PTRS, indirect);
             CLApi.clEnqueueNDRangeKernel(queue, kernel, null, new long[] {count}, null, null, null);
             MemorySegment back = arena.allocate(bytes);
-            CLApi.clEnqueueReadBuffer(queue, out, CL.CL_TRUE, 0, bytes, back, null, null);
+            CLApi.clEnqueueReadBuffer(queue, out, true, 0, back.asSlice(0, bytes), null, null);
             for (int i = 0; i < count; i++) assertEquals(i + 0.5f, back.getAtIndex(ValueLayout.JAVA_FLOAT, i));
         } finally {
             CLApi.clFinish(queue);

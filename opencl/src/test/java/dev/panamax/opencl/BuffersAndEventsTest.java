@@ -34,8 +34,8 @@ class BuffersAndEventsTest extends PoclTestBase {
         try (Arena arena = Arena.ofConfined();
              ClMem parent = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, BYTES, null);
              ClMem source = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, size, null)) {
-            CLApi.clEnqueueFillBuffer(queue, parent, arena.allocateFrom(ValueLayout.JAVA_FLOAT, -1f), Float.BYTES, 0, BYTES, null, null);
-            CLApi.clEnqueueFillBuffer(queue, source, arena.allocateFrom(ValueLayout.JAVA_FLOAT, 7f), Float.BYTES, 0, size, null, null);
+            CLApi.clEnqueueFillBuffer(queue, parent, new float[] {-1f}, 0, BYTES, null, null);
+            CLApi.clEnqueueFillBuffer(queue, source, new float[] {7f}, 0, size, null, null);
             ClBufferRegion region = ClBufferRegion.allocate(arena).origin(origin).size(size);
             try (ClMem sub = CLApi.clCreateSubBuffer(parent, CL.CL_MEM_READ_WRITE, CL.CL_BUFFER_CREATE_TYPE_REGION, region)) {
                 assertEquals(size, memInfoLong(sub, CL.CL_MEM_SIZE));
@@ -71,7 +71,7 @@ class BuffersAndEventsTest extends PoclTestBase {
         try (Arena arena = Arena.ofConfined();
              ClMem buffer = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, BYTES, null)) {
             ClEvent[] mapped = new ClEvent[1];
-            MemorySegment view = CLApi.clEnqueueMapBuffer(queue, buffer, CL.CL_TRUE, CL.CL_MAP_WRITE, 0, BYTES, null, mapped);
+            MemorySegment view = CLApi.clEnqueueMapBuffer(queue, buffer, true, CL.CL_MAP_WRITE, 0, BYTES, null, mapped);
             try (ClEvent m = mapped[0]) {
                 assertEquals(CL.CL_COMPLETE, eventInfoInt(m, CL.CL_EVENT_COMMAND_EXECUTION_STATUS), "a blocking map has completed");
                 assertEquals(CL.CL_COMMAND_MAP_BUFFER, eventInfoInt(m, CL.CL_EVENT_COMMAND_TYPE));
@@ -84,8 +84,8 @@ class BuffersAndEventsTest extends PoclTestBase {
             float[] back = read(arena, buffer);
             for (int i = 0; i < FLOATS; i++) assertEquals(i * 0.5f, back[i], "element " + i);
 
-            CLApi.clEnqueueFillBuffer(queue, buffer, arena.allocateFrom(ValueLayout.JAVA_FLOAT, 3f), Float.BYTES, 0, BYTES, null, null);
-            MemorySegment reading = CLApi.clEnqueueMapBuffer(queue, buffer, CL.CL_TRUE, CL.CL_MAP_READ, BYTES / 2, BYTES / 2, null, null);
+            CLApi.clEnqueueFillBuffer(queue, buffer, new float[] {3f}, 0, BYTES, null, null);
+            MemorySegment reading = CLApi.clEnqueueMapBuffer(queue, buffer, true, CL.CL_MAP_READ, BYTES / 2, BYTES / 2, null, null);
             float[] half = reading.toArray(ValueLayout.JAVA_FLOAT);
             CLApi.clEnqueueUnmapMemObject(queue, buffer, reading, null, null);
             CLApi.clFinish(queue);
@@ -100,7 +100,7 @@ class BuffersAndEventsTest extends PoclTestBase {
              ClMem a = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, BYTES, null);
              ClMem b = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, BYTES, null)) {
             ClEvent[] filled = new ClEvent[1];
-            CLApi.clEnqueueFillBuffer(queue, a, arena.allocateFrom(ValueLayout.JAVA_FLOAT, 5f), Float.BYTES, 0, BYTES, null, filled);
+            CLApi.clEnqueueFillBuffer(queue, a, new float[] {5f}, 0, BYTES, null, filled);
             ClEvent[] barrier = new ClEvent[1];
             ClEvent[] copied = new ClEvent[1];
             ClEvent[] marker = new ClEvent[1];
@@ -130,7 +130,7 @@ class BuffersAndEventsTest extends PoclTestBase {
                      new long[] {CL.CL_QUEUE_PROPERTIES, CL.CL_QUEUE_PROFILING_ENABLE, 0});
              ClMem buffer = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, BYTES, null)) {
             ClEvent[] done = new ClEvent[1];
-            CLApi.clEnqueueFillBuffer(timed, buffer, arena.allocateFrom(ValueLayout.JAVA_FLOAT, 1f), Float.BYTES, 0, BYTES, null, done);
+            CLApi.clEnqueueFillBuffer(timed, buffer, new float[] {1f}, 0, BYTES, null, done);
             try (ClEvent e = done[0]) {
                 CLApi.clWaitForEvents(new ClEvent[] {e});
                 long queued = profile(e, CL.CL_PROFILING_COMMAND_QUEUED);
@@ -141,7 +141,7 @@ class BuffersAndEventsTest extends PoclTestBase {
                         "queued " + queued + " submit " + submit + " start " + start + " end " + end);
             }
             ClEvent[] untimed = new ClEvent[1];
-            CLApi.clEnqueueFillBuffer(queue, buffer, arena.allocateFrom(ValueLayout.JAVA_FLOAT, 2f), Float.BYTES, 0, BYTES, null, untimed);
+            CLApi.clEnqueueFillBuffer(queue, buffer, new float[] {2f}, 0, BYTES, null, untimed);
             try (ClEvent e = untimed[0]) {
                 CLApi.clWaitForEvents(new ClEvent[] {e});
                 CLException x = assertThrows(CLException.class, () -> profile(e, CL.CL_PROFILING_COMMAND_END));
@@ -200,7 +200,7 @@ class BuffersAndEventsTest extends PoclTestBase {
     private static long alignmentBytes() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment bits = arena.allocate(ValueLayout.JAVA_INT);
-            CLApi.clGetDeviceInfo(device, CL.CL_DEVICE_MEM_BASE_ADDR_ALIGN, bits.byteSize(), bits, (long[]) null);
+            CLApi.clGetDeviceInfo(device, CL.CL_DEVICE_MEM_BASE_ADDR_ALIGN, bits.byteSize(), bits, null);
             return bits.get(ValueLayout.JAVA_INT, 0) / 8;
         }
     }
@@ -208,7 +208,7 @@ class BuffersAndEventsTest extends PoclTestBase {
     private static float[] read(Arena arena, ClMem buffer) {
         long bytes = memInfoLong(buffer, CL.CL_MEM_SIZE);
         MemorySegment host = arena.allocate(bytes);
-        CLApi.clEnqueueReadBuffer(queue, buffer, CL.CL_TRUE, 0, bytes, host, null, null);
+        CLApi.clEnqueueReadBuffer(queue, buffer, true, 0, host.asSlice(0, bytes), null, null);
         return host.toArray(ValueLayout.JAVA_FLOAT);
     }
 
@@ -233,14 +233,14 @@ class BuffersAndEventsTest extends PoclTestBase {
         try (Arena arena = Arena.ofConfined();
              ClMem buffer = CLApi.clCreateBufferWithProperties(context, new long[0], CL.CL_MEM_READ_WRITE, BYTES, null)) {
             assertEquals(BYTES, memInfoLong(buffer, CL.CL_MEM_SIZE));
-            CLApi.clEnqueueFillBuffer(queue, buffer, arena.allocateFrom(ValueLayout.JAVA_FLOAT, 5f), Float.BYTES, 0, BYTES, null, null);
+            CLApi.clEnqueueFillBuffer(queue, buffer, new float[] {5f}, 0, BYTES, null, null);
             ClEvent[] toHost = new ClEvent[1];
             CLApi.clEnqueueMigrateMemObjects(queue, new ClMem[] {buffer}, CL.CL_MIGRATE_MEM_OBJECT_HOST, null, toHost);
             try (ClEvent migrated = toHost[0]) {
                 CLApi.clEnqueueMigrateMemObjects(queue, new ClMem[] {buffer}, 0, new ClEvent[] {migrated}, null);
             }
             MemorySegment back = arena.allocate(BYTES);
-            CLApi.clEnqueueReadBuffer(queue, buffer, CL.CL_TRUE, 0, BYTES, back, null, null);
+            CLApi.clEnqueueReadBuffer(queue, buffer, true, 0, back.asSlice(0, BYTES), null, null);
             for (float f : back.toArray(ValueLayout.JAVA_FLOAT)) assertEquals(5f, f);
         }
     }

@@ -28,7 +28,7 @@ class BuildFailureTest extends PoclTestBase {
 
     @Test
     void theTypedLayerAloneRaisesTheStatusAndTheLogStaysReadable() {
-        try (ClProgram program = CLApi.clCreateProgramWithSource(context, new String[] {BROKEN}, (long[]) null)) {
+        try (ClProgram program = CLApi.clCreateProgramWithSource(context, new String[] {BROKEN}, null)) {
             CLException e = assertThrows(CLException.class,
                     () -> CLApi.clBuildProgram(program, new ClDeviceId[] {device}, null, null));
             assertEquals("CL_BUILD_PROGRAM_FAILURE (-11) in clBuildProgram", e.getMessage());

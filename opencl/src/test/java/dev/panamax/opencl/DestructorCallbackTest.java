@@ -59,7 +59,7 @@ class DestructorCallbackTest extends PoclTestBase {
         Arrival arrival = new Arrival();
         int registeredBefore = ClContextDestructorNotify.registry().size();
         long address;
-        try (ClContext own = CLApi.clCreateContext((long[]) null, new ClDeviceId[] {device}, null)) {
+        try (ClContext own = CLApi.clCreateContext(null, new ClDeviceId[] {device}, null)) {
             address = own.address();
             CLApi.clSetContextDestructorCallback(own, c -> arrival.record(c.address()));
         }

@@ -41,7 +41,7 @@ class ImagesTest extends PoclTestBase {
             CLApi.clGetSupportedImageFormats(context, CL.CL_MEM_READ_WRITE, CL.CL_MEM_OBJECT_IMAGE2D, 0, null, count);
             assertTrue(count[0] > 0);
             MemorySegment formats = arena.allocate(ClImageFormat.LAYOUT, count[0]);
-            CLApi.clGetSupportedImageFormats(context, CL.CL_MEM_READ_WRITE, CL.CL_MEM_OBJECT_IMAGE2D, count[0], formats, (int[]) null);
+            CLApi.clGetSupportedImageFormats(context, CL.CL_MEM_READ_WRITE, CL.CL_MEM_OBJECT_IMAGE2D, count[0], formats, null);
             boolean found = false;
             for (int i = 0; i < count[0]; i++) {
                 ClImageFormat f = ClImageFormat.wrap(formats.asSlice(i * ClImageFormat.SIZE, ClImageFormat.SIZE));
@@ -65,11 +65,11 @@ class ImagesTest extends PoclTestBase {
 
                 MemorySegment pixels = arena.allocate(WIDTH * HEIGHT * pixelBytes);
                 for (int i = 0; i < WIDTH * HEIGHT * CHANNELS; i++) pixels.setAtIndex(ValueLayout.JAVA_FLOAT, i, i);
-                CLApi.clEnqueueWriteImage(queue, image, CL.CL_TRUE, new long[] {0, 0, 0}, new long[] {WIDTH, HEIGHT, 1}, 0, 0, pixels, null, null);
+                CLApi.clEnqueueWriteImage(queue, image, true, new long[] {0, 0, 0}, new long[] {WIDTH, HEIGHT, 1}, 0, 0, pixels, null, null);
 
                 // 3 x 2 pixels from column 2, row 1
                 MemorySegment part = arena.allocate(3 * 2 * pixelBytes);
-                CLApi.clEnqueueReadImage(queue, image, CL.CL_TRUE, new long[] {2, 1, 0}, new long[] {3, 2, 1}, 0, 0, part, null, null);
+                CLApi.clEnqueueReadImage(queue, image, true, new long[] {2, 1, 0}, new long[] {3, 2, 1}, 0, 0, part, null, null);
                 for (int row = 0; row < 2; row++) {
                     for (int col = 0; col < 3; col++) {
                         for (int ch = 0; ch < CHANNELS; ch++) {
@@ -83,7 +83,7 @@ class ImagesTest extends PoclTestBase {
                 CLApi.clEnqueueFillImage(queue, image, color, new long[] {0, 0, 0}, new long[] {WIDTH, HEIGHT, 1}, null, null);
                 CLApi.clEnqueueCopyImageToBuffer(queue, image, buffer, new long[] {0, 0, 0}, new long[] {WIDTH, HEIGHT, 1}, 0, null, null);
                 MemorySegment back = arena.allocate(WIDTH * HEIGHT * pixelBytes);
-                CLApi.clEnqueueReadBuffer(queue, buffer, CL.CL_TRUE, 0, back.byteSize(), back, null, null);
+                CLApi.clEnqueueReadBuffer(queue, buffer, true, 0, back, null, null);
                 for (int i = 0; i < WIDTH * HEIGHT; i++) {
                     for (int ch = 0; ch < CHANNELS; ch++) {
                         assertEquals(color.getAtIndex(ValueLayout.JAVA_FLOAT, ch), back.getAtIndex(ValueLayout.JAVA_FLOAT, i * CHANNELS + ch));
@@ -106,7 +106,7 @@ class ImagesTest extends PoclTestBase {
                 assertEquals(d, imageInfo(source, CL.CL_IMAGE_DEPTH));
                 MemorySegment pixels = arena.allocate(w * h * d * pixelBytes);
                 for (int i = 0; i < w * h * d * CHANNELS; i++) pixels.setAtIndex(ValueLayout.JAVA_FLOAT, i, i);
-                CLApi.clEnqueueWriteImage(queue, source, CL.CL_TRUE, new long[] {0, 0, 0}, new long[] {w, h, d}, 0, 0, pixels, null, null);
+                CLApi.clEnqueueWriteImage(queue, source, true, new long[] {0, 0, 0}, new long[] {w, h, d}, 0, 0, pixels, null, null);
                 CLApi.clEnqueueFillImage(queue, target, arena.allocateFrom(ValueLayout.JAVA_FLOAT, -1f, -1f, -1f, -1f),
                         new long[] {0, 0, 0}, new long[] {w, h, d}, null, null);
                 // 2 x 2 x 1 pixels from (1, 1, 1) of the source to (2, 0, 0) of the target
@@ -114,7 +114,7 @@ class ImagesTest extends PoclTestBase {
 
                 long[] rowPitch = new long[1];
                 long[] slicePitch = new long[1];
-                MemorySegment mapped = CLApi.clEnqueueMapImage(queue, target, CL.CL_TRUE, CL.CL_MAP_READ, new long[] {0, 0, 0},
+                MemorySegment mapped = CLApi.clEnqueueMapImage(queue, target, true, CL.CL_MAP_READ, new long[] {0, 0, 0},
                         new long[] {w, h, d}, rowPitch, slicePitch, null, null);
                 try {
                     assertTrue(rowPitch[0] >= w * pixelBytes, "row pitch " + rowPitch[0]);
@@ -152,11 +152,11 @@ class ImagesTest extends PoclTestBase {
                         new long[] {0, 0, 0}, new long[] {WIDTH, HEIGHT, 1}, null, null);
                 MemorySegment block = arena.allocate(2 * 2 * pixelBytes);
                 for (int i = 0; i < 2 * 2 * CHANNELS; i++) block.setAtIndex(ValueLayout.JAVA_FLOAT, i, i + 1);
-                CLApi.clEnqueueWriteBuffer(queue, buffer, CL.CL_TRUE, 0, block.byteSize(), block, null, null);
+                CLApi.clEnqueueWriteBuffer(queue, buffer, true, 0, block, null, null);
                 // the buffer's 2 x 2 pixels to column 5, row 2
                 CLApi.clEnqueueCopyBufferToImage(queue, buffer, image, 0, new long[] {5, 2, 0}, new long[] {2, 2, 1}, null, null);
                 MemorySegment all = arena.allocate(WIDTH * HEIGHT * pixelBytes);
-                CLApi.clEnqueueReadImage(queue, image, CL.CL_TRUE, new long[] {0, 0, 0}, new long[] {WIDTH, HEIGHT, 1}, 0, 0, all, null, null);
+                CLApi.clEnqueueReadImage(queue, image, true, new long[] {0, 0, 0}, new long[] {WIDTH, HEIGHT, 1}, 0, 0, all, null, null);
                 for (int y = 0; y < HEIGHT; y++) {
                     for (int x = 0; x < WIDTH; x++) {
                         boolean copied = x >= 5 && x < 7 && y >= 2 && y < 4;

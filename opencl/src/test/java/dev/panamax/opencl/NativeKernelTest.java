@@ -50,11 +50,11 @@ class NativeKernelTest extends PoclTestBase {
             args.set(ValueLayout.JAVA_INT, VALUE, 4242);
             // where in the block the driver puts the buffer's memory: an address inside the caller's block
             MemorySegment memoryLocations = arena.allocateFrom(ValueLayout.ADDRESS, args.asSlice(MEMORY));
-            CLApi.clEnqueueFillBuffer(queue, buffer, arena.allocateFrom(ValueLayout.JAVA_INT, -1), Integer.BYTES, 0,
+            CLApi.clEnqueueFillBuffer(queue, buffer, new int[] {-1}, 0,
                     4 * Integer.BYTES, null, null);
             CLApi.clEnqueueNativeKernel(queue, stub.address(), args, BLOCK, 1, new ClMem[] {buffer}, memoryLocations, null, null);
             MemorySegment back = arena.allocate(4 * Integer.BYTES);
-            CLApi.clEnqueueReadBuffer(queue, buffer, CL.CL_TRUE, 0, back.byteSize(), back, null, null);
+            CLApi.clEnqueueReadBuffer(queue, buffer, true, 0, back, null, null);
             assertArrayEquals(new int[] {4242, -1, -1, -1}, back.toArray(ValueLayout.JAVA_INT));
             assertNotNull(ranOn.get(), "the handler ran");
             assertEquals(0, stub.exceptionCount());
@@ -72,10 +72,10 @@ class NativeKernelTest extends PoclTestBase {
             assertEquals(1, stub.exceptionCount());
             // the queue still runs what comes next
             try (ClMem buffer = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, Integer.BYTES, null)) {
-                CLApi.clEnqueueFillBuffer(queue, buffer, arena.allocateFrom(ValueLayout.JAVA_INT, 7), Integer.BYTES, 0,
+                CLApi.clEnqueueFillBuffer(queue, buffer, new int[] {7}, 0,
                         Integer.BYTES, null, null);
                 MemorySegment back = arena.allocate(Integer.BYTES);
-                CLApi.clEnqueueReadBuffer(queue, buffer, CL.CL_TRUE, 0, Integer.BYTES, back, null, null);
+                CLApi.clEnqueueReadBuffer(queue, buffer, true, 0, back.asSlice(0, Integer.BYTES), null, null);
                 assertEquals(7, back.get(ValueLayout.JAVA_INT, 0));
             }
         }

@@ -39,7 +39,7 @@ abstract class PoclTestBase {
             }
         }
         assertNotNull(device, "no OpenCL device: ./panamax installs the ICD loader and PoCL (ocl-icd-libopencl1, pocl-opencl-icd)");
-        context = CLApi.clCreateContext((long[]) null, new ClDeviceId[] {device}, null);
+        context = CLApi.clCreateContext(null, new ClDeviceId[] {device}, null);
         queue = OpenCl.queue(context, device);
     }
 

@@ -44,7 +44,7 @@ class ProgramsAndKernelsTest extends PoclTestBase {
                 CLApi.clCreateKernelsInProgram(linked, null, count);
                 assertEquals(2, count[0]);
                 ClKernel[] kernels = new ClKernel[count[0]];
-                CLApi.clCreateKernelsInProgram(linked, kernels, (int[]) null);
+                CLApi.clCreateKernelsInProgram(linked, kernels, null);
                 try (ClKernel a = kernels[0]; ClKernel b = kernels[1]; ClKernel clone = CLApi.clCloneKernel(a)) {
                     Set<String> names = new TreeSet<>();
                     for (ClKernel k : kernels) {
@@ -56,7 +56,7 @@ class ProgramsAndKernelsTest extends PoclTestBase {
                     assertEquals(kernelInfoString(a, CL.CL_KERNEL_FUNCTION_NAME), kernelInfoString(clone, CL.CL_KERNEL_FUNCTION_NAME));
                     try (Arena arena = Arena.ofConfined()) {
                         MemorySegment size = arena.allocate(ValueLayout.JAVA_LONG);
-                        CLApi.clGetKernelWorkGroupInfo(a, device, CL.CL_KERNEL_WORK_GROUP_SIZE, size.byteSize(), size, (long[]) null);
+                        CLApi.clGetKernelWorkGroupInfo(a, device, CL.CL_KERNEL_WORK_GROUP_SIZE, size.byteSize(), size, null);
                         assertTrue(size.get(ValueLayout.JAVA_LONG, 0) >= 1);
                     }
                 }
@@ -72,7 +72,7 @@ class ProgramsAndKernelsTest extends PoclTestBase {
             long[] size = new long[1];
             CLApi.clGetKernelArgInfo(square, 1, CL.CL_KERNEL_ARG_NAME, 0, null, size);
             MemorySegment name = arena.allocate(size[0]);
-            CLApi.clGetKernelArgInfo(square, 1, CL.CL_KERNEL_ARG_NAME, name.byteSize(), name, (long[]) null);
+            CLApi.clGetKernelArgInfo(square, 1, CL.CL_KERNEL_ARG_NAME, name.byteSize(), name, null);
             assertEquals("n", name.getString(0));
         }
     }
@@ -88,14 +88,14 @@ class ProgramsAndKernelsTest extends PoclTestBase {
              ClMem dst = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, bytes, null)) {
             MemorySegment host = arena.allocate(bytes);
             for (int i = 0; i < width * height; i++) host.setAtIndex(ValueLayout.JAVA_FLOAT, i, i);
-            CLApi.clEnqueueWriteBufferRect(queue, src, CL.CL_TRUE, new long[] {0, 0, 0}, new long[] {0, 0, 0},
+            CLApi.clEnqueueWriteBufferRect(queue, src, true, new long[] {0, 0, 0}, new long[] {0, 0, 0},
                     new long[] {rowBytes, height, 1}, rowBytes, 0, rowBytes, 0, host, null, null);
-            CLApi.clEnqueueFillBuffer(queue, dst, arena.allocateFrom(ValueLayout.JAVA_FLOAT, -1f), Float.BYTES, 0, bytes, null, null);
+            CLApi.clEnqueueFillBuffer(queue, dst, new float[] {-1f}, 0, bytes, null, null);
             // the 3 x 2 block at column 2, row 1 of src goes to column 4, row 2 of dst
             CLApi.clEnqueueCopyBufferRect(queue, src, dst, new long[] {2 * Float.BYTES, 1, 0}, new long[] {4 * Float.BYTES, 2, 0},
                     new long[] {3 * Float.BYTES, 2, 1}, rowBytes, 0, rowBytes, 0, null, null);
             MemorySegment back = arena.allocate(bytes);
-            CLApi.clEnqueueReadBuffer(queue, dst, CL.CL_TRUE, 0, bytes, back, null, null);
+            CLApi.clEnqueueReadBuffer(queue, dst, true, 0, back.asSlice(0, bytes), null, null);
             for (int row = 0; row < height; row++) {
                 for (int col = 0; col < width; col++) {
                     boolean inside = row >= 2 && row < 4 && col >= 4 && col < 7;
@@ -108,7 +108,7 @@ class ProgramsAndKernelsTest extends PoclTestBase {
 
     @Test
     void aContextByDeviceTypeAndANewReferenceToIt() {
-        try (ClContext byType = CLApi.clCreateContextFromType((long[]) null, CL.CL_DEVICE_TYPE_ALL, null)) {
+        try (ClContext byType = CLApi.clCreateContextFromType(null, CL.CL_DEVICE_TYPE_ALL, null)) {
             assertTrue(contextInfoInt(byType, CL.CL_CONTEXT_NUM_DEVICES) >= 1);
             try (ClContext second = byType.newReference()) {
                 assertEquals(2, contextInfoInt(second, CL.CL_CONTEXT_REFERENCE_COUNT));
@@ -127,7 +127,7 @@ class ProgramsAndKernelsTest extends PoclTestBase {
         CLApi.clCreateSubDevices(device, equally, null, count);
         assertTrue(count[0] >= 2, "sub-devices of one compute unit each: " + count[0]);
         ClDeviceId[] parts = new ClDeviceId[count[0]];
-        CLApi.clCreateSubDevices(device, equally, parts, (int[]) null);
+        CLApi.clCreateSubDevices(device, equally, parts, null);
         try {
             for (ClDeviceId part : parts) {
                 assertTrue(part.isOwner(), "sub-devices are released by their handles");
@@ -145,15 +145,15 @@ class ProgramsAndKernelsTest extends PoclTestBase {
     void aSamplerKeepsItsProperties() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment images = arena.allocate(ValueLayout.JAVA_INT);
-            CLApi.clGetDeviceInfo(device, CL.CL_DEVICE_IMAGE_SUPPORT, images.byteSize(), images, (long[]) null);
+            CLApi.clGetDeviceInfo(device, CL.CL_DEVICE_IMAGE_SUPPORT, images.byteSize(), images, null);
             Assumptions.assumeTrue(images.get(ValueLayout.JAVA_INT, 0) != 0, "the device has no image support, so no samplers");
             try (ClSampler sampler = CLApi.clCreateSamplerWithProperties(context, new long[] {
                     CL.CL_SAMPLER_NORMALIZED_COORDS, CL.CL_FALSE, CL.CL_SAMPLER_ADDRESSING_MODE, CL.CL_ADDRESS_CLAMP,
                     CL.CL_SAMPLER_FILTER_MODE, CL.CL_FILTER_NEAREST})) {
                 MemorySegment value = arena.allocate(ValueLayout.JAVA_INT);
-                CLApi.clGetSamplerInfo(sampler, CL.CL_SAMPLER_ADDRESSING_MODE, value.byteSize(), value, (long[]) null);
+                CLApi.clGetSamplerInfo(sampler, CL.CL_SAMPLER_ADDRESSING_MODE, value.byteSize(), value, null);
                 assertEquals(CL.CL_ADDRESS_CLAMP, value.get(ValueLayout.JAVA_INT, 0));
-                CLApi.clGetSamplerInfo(sampler, CL.CL_SAMPLER_FILTER_MODE, value.byteSize(), value, (long[]) null);
+                CLApi.clGetSamplerInfo(sampler, CL.CL_SAMPLER_FILTER_MODE, value.byteSize(), value, null);
                 assertEquals(CL.CL_FILTER_NEAREST, value.get(ValueLayout.JAVA_INT, 0));
             }
         }
@@ -190,7 +190,7 @@ class ProgramsAndKernelsTest extends PoclTestBase {
             OpenCl.setArg(one, 0, out);
             CLApi.clEnqueueNDRangeKernel(queue, one, null, new long[] {4}, null, null, null);
             MemorySegment back = arena.allocate(4 * Integer.BYTES);
-            CLApi.clEnqueueReadBuffer(queue, out, CL.CL_TRUE, 0, back.byteSize(), back, null, null);
+            CLApi.clEnqueueReadBuffer(queue, out, true, 0, back, null, null);
             assertArrayEquals(new int[] {1, 1, 1, 1}, back.toArray(ValueLayout.JAVA_INT));
         }
     }

@@ -29,7 +29,7 @@ class PropertyListTest extends PoclTestBase {
                 long[] size = new long[1];
                 CLApi.clGetContextInfo(c, CL.CL_CONTEXT_PROPERTIES, 0, null, size);
                 MemorySegment stored = arena.allocate(size[0]);
-                CLApi.clGetContextInfo(c, CL.CL_CONTEXT_PROPERTIES, size[0], stored, (long[]) null);
+                CLApi.clGetContextInfo(c, CL.CL_CONTEXT_PROPERTIES, size[0], stored, null);
                 assertArrayEquals(new long[] {CL.CL_CONTEXT_PLATFORM, platformAddress, 0}, stored.toArray(ValueLayout.JAVA_LONG),
                         "the properties OpenCL kept for " + java.util.Arrays.toString(properties));
             }
@@ -42,7 +42,7 @@ class PropertyListTest extends PoclTestBase {
                 new long[] {CL.CL_QUEUE_PROPERTIES, CL.CL_QUEUE_PROFILING_ENABLE});
              Arena arena = Arena.ofConfined()) {
             MemorySegment value = arena.allocate(ValueLayout.JAVA_LONG);
-            CLApi.clGetCommandQueueInfo(q, CL.CL_QUEUE_PROPERTIES, value.byteSize(), value, (long[]) null);
+            CLApi.clGetCommandQueueInfo(q, CL.CL_QUEUE_PROPERTIES, value.byteSize(), value, null);
             assertEquals(CL.CL_QUEUE_PROFILING_ENABLE, value.get(ValueLayout.JAVA_LONG, 0));
         }
     }

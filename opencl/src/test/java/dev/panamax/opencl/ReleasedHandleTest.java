@@ -29,7 +29,7 @@ class ReleasedHandleTest extends PoclTestBase {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment host = arena.allocate(BYTES);
             HandleReleasedException e = assertThrows(HandleReleasedException.class,
-                    () -> CLApi.clEnqueueReadBuffer(queue, buffer, CL.CL_TRUE, 0, BYTES, host, null, null));
+                    () -> CLApi.clEnqueueReadBuffer(queue, buffer, true, 0, host.asSlice(0, BYTES), null, null));
             assertTrue(e.getMessage().contains("ClMem"), e.getMessage());
         }
         // the queue is untouched: it still runs commands
@@ -59,7 +59,7 @@ class ReleasedHandleTest extends PoclTestBase {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment value = arena.allocateFrom(ValueLayout.JAVA_INT, 0);
             assertThrows(HandleReleasedException.class, () -> CLApi.clGetCommandQueueInfo(q, CL.CL_QUEUE_REFERENCE_COUNT,
-                    value.byteSize(), value, (long[]) null));
+                    value.byteSize(), value, null));
         }
     }
 }

@@ -29,7 +29,7 @@ public final class TypedCallAllocationChild {
     public static void main(String[] args) {
         ClDeviceId device = OpenCl.devices(OpenCl.platforms().getFirst(), CL.CL_DEVICE_TYPE_ALL).getFirst();
         long[] globalSize = {16};
-        try (ClContext context = CLApi.clCreateContext((long[]) null, new ClDeviceId[] {device}, null);
+        try (ClContext context = CLApi.clCreateContext(null, new ClDeviceId[] {device}, null);
              ClCommandQueue queue = OpenCl.queue(context, device);
              ClProgram program = OpenCl.buildProgram(context, device, SOURCE, "");
              ClKernel kernel = CLApi.clCreateKernel(program, "inc");

@@ -53,7 +53,7 @@ class VectorAddTest extends PoclTestBase {
                 OpenCl.setArg(kernel, 2, bufC);
                 OpenCl.setArg(kernel, 3, n);
                 CLApi.clEnqueueNDRangeKernel(queue, kernel, null, new long[] {n}, null, null, null);
-                CLApi.clEnqueueReadBuffer(queue, bufC, CL.CL_TRUE, 0, bytes, hostC.segment(), null, null);
+                CLApi.clEnqueueReadBuffer(queue, bufC, true, 0, hostC.segment().asSlice(0, bytes), null, null);
                 float[] c = hostC.segment().toArray(ValueLayout.JAVA_FLOAT);
                 assertArrayEquals(expected, c);
             }
@@ -78,7 +78,7 @@ class VectorAddTest extends PoclTestBase {
              ClProgram program = OpenCl.buildProgram(context, device, SCALE_SOURCE, "");
              ClKernel kernel = CLApi.clCreateKernel(program, "scale")) {
             host.segment().copyFrom(MemorySegment.ofArray(x));
-            CLApi.clEnqueueWriteBuffer(queue, buf, CL.CL_TRUE, 0, bytes, host.segment(), null, null);
+            CLApi.clEnqueueWriteBuffer(queue, buf, true, 0, host.segment().asSlice(0, bytes), null, null);
             // values prepared in native memory, through the typed call
             OpenCl.setArg(kernel, 0, buf);
             try (Arena arena = Arena.ofConfined()) {
@@ -86,13 +86,13 @@ class VectorAddTest extends PoclTestBase {
                 CLApi.clSetKernelArg(kernel, 2, Integer.BYTES, arena.allocateFrom(ValueLayout.JAVA_INT, n));
             }
             CLApi.clEnqueueNDRangeKernel(queue, kernel, null, new long[] {n}, null, null, null);
-            CLApi.clEnqueueReadBuffer(queue, buf, CL.CL_TRUE, 0, bytes, host.segment(), null, null);
+            CLApi.clEnqueueReadBuffer(queue, buf, true, 0, host.segment().asSlice(0, bytes), null, null);
             float[] once = host.segment().toArray(ValueLayout.JAVA_FLOAT);
             // the helpers' per-thread cell, written again between the two arguments
             OpenCl.setArg(kernel, 1, 0.5f);
             OpenCl.setArg(kernel, 2, 7);
             CLApi.clEnqueueNDRangeKernel(queue, kernel, null, new long[] {n}, null, null, null);
-            CLApi.clEnqueueReadBuffer(queue, buf, CL.CL_TRUE, 0, bytes, host.segment(), null, null);
+            CLApi.clEnqueueReadBuffer(queue, buf, true, 0, host.segment().asSlice(0, bytes), null, null);
             float[] twice = host.segment().toArray(ValueLayout.JAVA_FLOAT);
             for (int i = 0; i < n; i++) {
                 assertEquals(i * 3f + n, once[i], "after typed arguments, element " + i);

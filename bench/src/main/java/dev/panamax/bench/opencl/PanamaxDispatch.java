@@ -69,7 +69,7 @@ public class PanamaxDispatch {
         List<ClPlatformId> platforms = OpenCl.platforms();
         if (platforms.isEmpty()) throw TinyKernel.noPlatform("Panamax", CL.CL_PLATFORM_NOT_FOUND_KHR);
         ClDeviceId device = OpenCl.devices(platforms.getFirst(), TinyKernel.CL_DEVICE_TYPE_ALL).getFirst();
-        context = CLApi.clCreateContext((long[]) null, new ClDeviceId[] {device}, null);
+        context = CLApi.clCreateContext(null, new ClDeviceId[] {device}, null);
         queue = OpenCl.queue(context, device);
         program = OpenCl.buildProgram(context, device, TinyKernel.SOURCE, "");
         kernel = CLApi.clCreateKernel(program, TinyKernel.NAME);

@@ -41,12 +41,20 @@ import java.util.regex.Pattern;
  * }</pre>
  */
 public final class DeclarationsParser {
+    /**
+     * The largest file read, in code points: snakeyaml-engine's default (3 Mi) is passed by the declarations
+     * of a library of 20,000 functions; a larger file is a located error.
+     */
+    static final int MAX_CODE_POINTS = 64 * 1024 * 1024;
+
     static final Set<String> TOP_KEYS = orderedSet("format", "library", "sonames", "package", "class", "types",
             "constants", "errors", "functions", "headers");
     static final Set<String> FUNCTION_KEYS = orderedSet("name", "returns", "params", "tier", "batchable", "blocking");
     static final Set<String> RETURN_KEYS = orderedSet("type", "status", "ownership", "length");
-    static final Set<String> PARAM_KEYS = orderedSet("name", "type", "dir", "length", "terminated", "nullable", "errcode", "ownership");
+    static final Set<String> PARAM_KEYS = orderedSet("name", "type", "dir", "length", "terminated", "nullable", "errcode", "ownership",
+            "elements", "async_unless");
     static final Set<String> ERROR_KEYS = orderedSet("type", "success", "names");
+    static final Set<String> ALIAS_KEYS = orderedSet("type", "boolean");
     static final Set<String> HANDLE_KEYS = orderedSet("handle", "retain", "release", "ownership");
     static final Set<String> CALLBACK_KEYS = orderedSet("returns", "params", "user_data", "calls");
 
@@ -94,7 +102,7 @@ public final class DeclarationsParser {
             // the whole text in the reader's window: snakeyaml-engine fails with an IndexOutOfBoundsException
             // when a surrogate pair straddles the end of a window (1,024 characters by default)
             LoadSettings settings = LoadSettings.builder().setLabel(file).setSchema(new CoreSchema())
-                    .setBufferSize(protectedText.length() + 2).build();
+                    .setBufferSize(protectedText.length() + 2).setCodePointLimit(MAX_CODE_POINTS).build();
             var parser = new DepthLimitedParser(new ParserImpl(settings, new StreamReader(settings, protectedText)), file);
             root = new Composer(settings, parser).getSingleNode()
                     .orElseThrow(() -> new DeclarationsException(new Location(file, 1, 1),
@@ -213,6 +221,12 @@ public final class DeclarationsParser {
         }
         Map<String, Node> keys = new LinkedHashMap<>();
         for (NodeTuple t : m.getValue()) keys.put(string(t.getKeyNode(), "key"), t.getValueNode());
+        if (keys.containsKey("type")) {
+            keys(m, ALIAS_KEYS, "alias " + name);
+            TypeRef target = typeRef(keys.get("type"));
+            boolean bool = keys.containsKey("boolean") && bool(keys.get("boolean"), "boolean");
+            return new TypeDecl.Alias(name, target, bool, at);
+        }
         if (keys.containsKey("struct") || keys.containsKey("union")) {
             boolean struct = keys.containsKey("struct");
             String kind = struct ? "struct" : "union";
@@ -486,7 +500,22 @@ public final class DeclarationsParser {
                 }
                 Returns.Ownership ownership = keys.containsKey("ownership")
                         ? choice(keys.get("ownership"), "ownership", Returns.Ownership.class) : null;
-                param = new Param(name, type, dir, length, count, expression, terminated, nullable, errcode, ownership, location(keys.get("type")));
+                List<ScalarKind> elements = new ArrayList<>();
+                if (keys.containsKey("elements")) {
+                    for (Node e : sequence(keys.get("elements"), "elements of parameter " + name).getValue()) {
+                        String spelled = string(e, "element type");
+                        ScalarKind k = ScalarKind.byDeclName(spelled);
+                        if (k == null || k == ScalarKind.BOOL || k == ScalarKind.F80) {
+                            throw error(e, "element type '" + spelled + "' of parameter " + name
+                                    + "; expected a primitive with a Java array: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64");
+                        }
+                        if (elements.contains(k)) throw error(e, "element type '" + spelled + "' of parameter " + name + " is listed twice");
+                        elements.add(k);
+                    }
+                }
+                String asyncUnless = keys.containsKey("async_unless") ? identifier(keys.get("async_unless"), "async_unless") : null;
+                param = new Param(name, type, dir, length, count, expression, terminated, nullable, errcode, ownership,
+                        elements, asyncUnless, location(keys.get("type")));
             } else {
                 throw error(p, "parameter of " + where + " is a " + describe(p) + "; expected [type, name] or {name: .., type: ..}");
             }

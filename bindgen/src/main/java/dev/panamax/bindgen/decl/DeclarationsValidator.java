@@ -25,6 +25,10 @@ final class DeclarationsValidator {
                 lifecycleFunction(h, h.release(), "release");
             } else if (t instanceof TypeDecl.Callback c) {
                 callback(c);
+            } else if (t instanceof TypeDecl.Alias a && a.bool()
+                    && !(TypeRefs.unalias(types, a.target()) instanceof TypeRef.Primitive prim && TypeRefs.isInteger(prim.kind()))) {
+                throw new DeclarationsException(a.location(), "boolean type " + a.name() + " is " + a.target().spelling()
+                        + "; expected an integer type (0 false, anything else true)");
             }
         }
         for (Function f : functions) {
@@ -115,6 +119,23 @@ final class DeclarationsValidator {
         if (p.nullable() && !pointer && TypeRefs.handle(types, t) == null && !(TypeRefs.declOf(types, t) instanceof TypeDecl.Callback)) {
             throw new DeclarationsException(p.location(), where + " is nullable but has type " + p.type().spelling()
                     + "; expected a pointer, string, handle or callback (only they can be NULL)");
+        }
+        if (!p.elements().isEmpty() && !(t instanceof TypeRef.AnyPointer && p.length() != null)) {
+            throw new DeclarationsException(p.location(), where + " lists elements but is " + p.type().spelling()
+                    + (p.length() == null ? " without a length" : "") + "; expected a ptr whose length names the parameter"
+                    + " holding its size in bytes");
+        }
+        if (p.asyncUnless() != null) {
+            if (p.elements().isEmpty()) {
+                throw new DeclarationsException(p.location(), where + " has async_unless without elements; expected it only"
+                        + " beside elements (it says when a Java array may be passed)");
+            }
+            Param flag = f.params().stream().filter(q -> q.name().equals(p.asyncUnless())).findFirst().orElse(null);
+            if (flag == null || !TypeRefs.isBoolean(types, flag.type())) {
+                throw new DeclarationsException(p.location(), where + " has async_unless " + p.asyncUnless() + ", which is "
+                        + (flag == null ? "no parameter of " + f.name() : "of type " + flag.type().spelling())
+                        + "; expected a parameter of a type declared boolean: true");
+            }
         }
         if (p.terminated()) {
             boolean integers = t instanceof TypeRef.PointerTo ptr && TypeRefs.unalias(types, ptr.target()) instanceof TypeRef.Primitive prim

@@ -13,9 +13,24 @@ package dev.panamax.bindgen.decl;
  * @param nullable  NULL is an accepted value
  * @param errcode   the error convention of an out-parameter status, or null
  * @param ownership who owns the handles an out-parameter receives; null when not stated (the handle type's own)
+ * @param elements  for a {@code ptr}: the element types a Java array passed for it may have ({@code elements: [f32, i32]}),
+ *                  each a variant of the typed method; empty when none
+ * @param asyncUnless for a {@code ptr} with {@code elements}: the boolean parameter without which the library may still
+ *                  use the memory after the call returns ({@code async_unless: blocking_read}), or null
  */
 public record Param(String name, TypeRef type, Direction direction, String length, int count, LengthExpr expression,
-                    boolean terminated, boolean nullable, String errcode, Returns.Ownership ownership, Location location) {
+                    boolean terminated, boolean nullable, String errcode, Returns.Ownership ownership,
+                    java.util.List<dev.panamax.core.abi.ScalarKind> elements, String asyncUnless, Location location) {
+    public Param {
+        elements = java.util.List.copyOf(elements);
+    }
+
+    public Param(String name, TypeRef type, Direction direction, String length, int count, LengthExpr expression,
+                 boolean terminated, boolean nullable, String errcode, Returns.Ownership ownership, Location location) {
+        this(name, type, direction, length, count, expression, terminated, nullable, errcode, ownership,
+                java.util.List.of(), null, location);
+    }
+
     /** The largest fixed count {@code length} may give. */
     public static final int MAX_COUNT = 1 << 16;
 

@@ -10,8 +10,15 @@ public sealed interface TypeDecl {
     /** Where it is declared. */
     Location location();
 
-    /** {@code uLong: u64}. */
-    record Alias(String name, TypeRef target, Location location) implements TypeDecl {}
+    /**
+     * {@code uLong: u64}, or {@code cl_bool: {type: cl_uint, boolean: true}}: {@code bool} says the integer holds
+     * a truth value (0 false, anything else true), which the typed layer passes and returns as a Java {@code boolean}.
+     */
+    record Alias(String name, TypeRef target, boolean bool, Location location) implements TypeDecl {
+        public Alias(String name, TypeRef target, Location location) {
+            this(name, target, false, location);
+        }
+    }
 
     /** {@code Point: {struct: [[f32, x], [f32, y]], align: 8}}; {@code align} 0 means natural. */
     record Struct(String name, List<Field> fields, int align, Location location) implements TypeDecl {

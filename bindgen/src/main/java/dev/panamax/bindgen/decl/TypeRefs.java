@@ -24,6 +24,17 @@ public final class TypeRefs {
         return t;
     }
 
+    /** Whether {@code ref}, or an alias on the way from it to its type, is declared {@code boolean: true}. */
+    public static boolean isBoolean(Map<String, TypeDecl> types, TypeRef ref) {
+        TypeRef t = ref;
+        for (int guard = 0; guard <= types.size(); guard++) {
+            if (!(t instanceof TypeRef.Named n && types.get(n.name()) instanceof TypeDecl.Alias a)) return false;
+            if (a.bool()) return true;
+            t = a.target();
+        }
+        return false;
+    }
+
     /** The declaration a resolved reference names (struct, union, handle, callback), or null. */
     public static TypeDecl declOf(Map<String, TypeDecl> types, TypeRef resolved) {
         return resolved instanceof TypeRef.Named n ? types.get(n.name()) : null;

@@ -54,17 +54,17 @@ public final class Bindgen {
         BindingPlan.Names n = plan.names();
         String dir = n.javaPackage().replace('.', '/') + "/";
         List<GeneratedFile> java = new ArrayList<>();
-        java.add(new GeneratedFile(dir + n.raw() + ".java", RawClassWriter.write(plan)));
-        java.add(new GeneratedFile(dir + n.typed() + ".java", TypedClassWriter.write(plan)));
+        ByAddressClassWriter.Output byAddress = ByAddressClassWriter.write(plan);
+        RawClassWriter.write(plan).forEach((c, text) -> java.add(new GeneratedFile(dir + c + ".java", text)));
+        TypedClassWriter.write(plan, byAddress.classOfShape()).forEach((c, text) -> java.add(new GeneratedFile(dir + c + ".java", text)));
         java.add(new GeneratedFile(dir + n.exception() + ".java", ExceptionWriter.write(plan)));
-        List<ByAddressClassWriter.Shape> shapes = ByAddressClassWriter.shapes(plan);
-        if (!shapes.isEmpty()) java.add(new GeneratedFile(dir + n.byAddress() + ".java", ByAddressClassWriter.write(plan, shapes)));
+        byAddress.sources().forEach((c, text) -> java.add(new GeneratedFile(dir + c + ".java", text)));
         for (StructPlan s : plan.structs()) java.add(new GeneratedFile(dir + s.className() + ".java", StructClassWriter.write(plan, s)));
         for (HandlePlan h : plan.handles()) java.add(new GeneratedFile(dir + h.className() + ".java", HandleClassWriter.write(plan, h)));
         for (CallbackPlan c : plan.callbacks()) java.add(new GeneratedFile(dir + c.className() + ".java", CallbackWriter.write(plan, c)));
         List<GeneratedFile> c = new ArrayList<>();
         if (!plan.thunks().isEmpty()) {
-            java.add(new GeneratedFile(dir + n.thunks() + ".java", ThunksClassWriter.write(plan)));
+            ThunksClassWriter.write(plan).forEach((cl, text) -> java.add(new GeneratedFile(dir + cl + ".java", text)));
             List<CFunction> batchable = plan.thunks().stream().map(BindingPlan.ThunkPlan::function).toList();
             ThunkSources sources = ThunkEmitter.emit(plan.glueUnit(), batchable);
             c.add(new GeneratedFile(sources.headerName(), sources.header()));

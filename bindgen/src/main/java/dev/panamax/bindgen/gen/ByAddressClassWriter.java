@@ -4,6 +4,7 @@ import dev.panamax.bindgen.gen.BindingPlan.RawFunction;
 import dev.panamax.bindgen.gen.BindingPlan.RawParam;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -67,15 +68,40 @@ final class ByAddressClassWriter {
         return List.copyOf(shapes.values());
     }
 
-    /** The class for {@code shapes}, which {@link #shapes} gave for {@code plan}. */
-    static String write(BindingPlan plan, List<Shape> shapes) {
+    /** The by-address classes: their sources by class name, and the class of each shape (by {@link Shape#field()}). */
+    record Output(Map<String, String> sources, Map<String, String> classOfShape) {
+        Output {
+            sources = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(sources));
+            classOfShape = Map.copyOf(classOfShape);
+        }
+    }
+
+    /**
+     * The classes for {@link #shapes}: one while its static initializer fits ({@code CByAddress}), then
+     * {@code CByAddress2}, ...; each declares its handles when first used, a few hundred at most.
+     */
+    static Output write(BindingPlan plan) {
+        List<List<Shape>> chunks = ClassSplit.split(shapes(plan), sh -> ClassSplit.downcallInitBytes(sh.raw().params().size()),
+                ClassSplit.INIT_BUDGET, ClassSplit.HOLDER_FUNCTIONS);
+        Map<String, String> sources = new LinkedHashMap<>();
+        Map<String, String> classOf = new HashMap<>();
+        for (int i = 0; i < chunks.size(); i++) {
+            if (chunks.get(i).isEmpty()) continue;
+            String name = plan.names().byAddress() + (i == 0 ? "" : Integer.toString(i + 1));
+            for (Shape sh : chunks.get(i)) classOf.put(sh.field(), name);
+            sources.put(name, write(plan, name, chunks.get(i)));
+        }
+        return new Output(sources, classOf);
+    }
+
+    private static String write(BindingPlan plan, String name, List<Shape> shapes) {
         BindingPlan.Names n = plan.names();
         Source s = new Source(plan, List.of("dev.panamax.core.binding.Unchecked", "dev.panamax.core.call.Tier", "java.lang.foreign.MemorySegment",
                 "java.lang.foreign.SegmentAllocator", "java.lang.foreign.ValueLayout", "java.lang.invoke.MethodHandle"));
         s.doc("Downcalls of " + plan.library() + " for the typed layer {@link " + n.typed() + "}: the functions of {@link " + n.raw() + "}",
                 "with the pointers the typed layer makes itself (handles' addresses, its scratch memory) passed as 64-bit",
                 "addresses, so the linker does no per-segment work for them. Package-private; linked on first call.");
-        s.open("final class " + n.byAddress() + " {");
+        s.open("final class " + name + " {");
         s.open("static {");
         s.open("if (ValueLayout.ADDRESS.byteSize() != Long.BYTES) {");
         s.line("throw new ExceptionInInitializerError(\"" + n.byAddress() + " passes pointers as 64-bit addresses; this platform's are \"");
@@ -89,10 +115,10 @@ final class ByAddressClassWriter {
             for (int i = 0; i < f.params().size(); i++) {
                 layouts.add(shape.addresses().get(i) ? "ValueLayout.JAVA_LONG" : f.params().get(i).layout());
             }
-            s.line(RawClassWriter.handleField(shape.field(), n.raw() + ".$$library", f, layouts));
+            s.line(RawClassWriter.handleField("private static final", shape.field(), n.raw() + ".$$library", f, layouts));
         }
-        if (!shapes.isEmpty()) s.line("");
-        s.line("private " + n.byAddress() + "() {}");
+        s.line("");
+        s.line("private " + name + "() {}");
         for (Shape shape : shapes) method(s, shape);
         s.close("}");
         return s.toString();

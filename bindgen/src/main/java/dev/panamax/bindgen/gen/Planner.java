@@ -113,7 +113,7 @@ public final class Planner {
                 continue;
             }
             raw.add(rawFunction(f, cf));
-            List<TypedFunction> variants = typedFunctions(f, cf);
+            List<TypedFunction> variants = distinguishable(typedFunctions(f, cf), skipped);
             if (variants.stream().anyMatch(v -> LifecycleCall.of(handles, v) != null && !LifecycleCall.returnsNothing(v))) {
                 skipped.add(new Skip(f.name(), "typed", "a retain or release that returns a value: the typed layer"
                         + " retains and releases through the handle (retain(), release(), close())"));
@@ -125,6 +125,43 @@ public final class Planner {
         List<String> libraryNames = d.sonames().isEmpty() ? List.of(d.library()) : d.sonames();
         return new BindingPlan(Path.of(d.file()).getFileName().toString(), d.library(), names, libraryNames, unit,
                 constants, structs, handles, List.copyOf(callbacks.values()), conventions, raw, typed, thunks, skipped);
+    }
+
+    /**
+     * The variants a call can choose between without a cast: every two differ in their number of Java parameters
+     * or at a position where neither takes null (there a caller passes a value, whose type picks the overload).
+     * A variant that differs from one before it only where null is allowed ({@code clCreateContext(null, ..)}
+     * would fit a {@code long[]} and a {@code MemorySegment}) is left out and reported.
+     */
+    private static List<TypedFunction> distinguishable(List<TypedFunction> variants, List<Skip> skipped) {
+        List<TypedFunction> kept = new ArrayList<>();
+        for (TypedFunction v : variants) {
+            TypedFunction clash = kept.stream().filter(k -> !distinguishable(k, v)).findFirst().orElse(null);
+            if (clash == null) {
+                kept.add(v);
+                continue;
+            }
+            skipped.add(new Skip(v.name(), "typed", "the " + v.variant().name().toLowerCase(java.util.Locale.ROOT)
+                    + " variant differs from the " + clash.variant().name().toLowerCase(java.util.Locale.ROOT)
+                    + " variant only in parameters that take null, so a call passing null could not choose between them"
+                    + " (use the raw layer for segments there)"));
+        }
+        return kept;
+    }
+
+    private static boolean distinguishable(TypedFunction a, TypedFunction b) {
+        List<TypedFunction.TypedParam> pa = a.params().stream().filter(TypedFunction.TypedParam::isJavaParameter).toList();
+        List<TypedFunction.TypedParam> pb = b.params().stream().filter(TypedFunction.TypedParam::isJavaParameter).toList();
+        if (pa.size() != pb.size()) return true;
+        for (int i = 0; i < pa.size(); i++) {
+            Mapping ma = pa.get(i).mapping();
+            Mapping mb = pb.get(i).mapping();
+            if (!TypedClassWriter.javaType(ma).equals(TypedClassWriter.javaType(mb))
+                    && !(TypedClassWriter.nullable(ma) && TypedClassWriter.nullable(mb))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // ------------------------------------------------------------------ names
@@ -154,7 +191,11 @@ public final class Planner {
         }
         BindingPlan.Names n = new BindingPlan.Names(d.javaPackage(), raw, raw + "Api", raw + "Exception", raw + "Thunks",
                 raw + "ByAddress");
-        fitsAFileName(n.byAddress() + ".class", "class " + raw, top);
+        fitsAFileName(n.thunks() + "Types" + Integer.MAX_VALUE + ".class", "class " + raw, top);
+        // the classes a large library is cut into (ClassSplit): parts, holders of downcalls and of types
+        java.util.regex.Pattern parts = java.util.regex.Pattern.compile("(" + java.util.regex.Pattern.quote(n.raw()) + "(Part|Downcalls)"
+                + "|" + java.util.regex.Pattern.quote(n.typed()) + "Part|" + java.util.regex.Pattern.quote(n.byAddress())
+                + "|" + java.util.regex.Pattern.quote(n.thunks()) + "(Part|Types))[0-9]+");
         Map<String, String> taken = new HashMap<>();
         for (String c : List.of(n.raw(), n.typed(), n.exception(), n.thunks(), n.byAddress())) taken.put(c, "the generated class " + c);
         reserved.addAll(taken.keySet());
@@ -164,6 +205,10 @@ public final class Planner {
             if (JavaNames.RESERVED_CLASS_NAMES.contains(c) || JavaNames.KEYWORDS.contains(c)) {
                 throw new DeclarationsException(t.location(), "type " + t.name() + " would be the Java class " + c
                         + ", a name the generated code needs for something else; expected another type name");
+            }
+            if (parts.matcher(c).matches()) {
+                throw new DeclarationsException(t.location(), "type " + t.name() + " would be the Java class " + c
+                        + ", a name bindgen gives to a part of a generated class; expected another type name");
             }
             String before = taken.putIfAbsent(c, "type " + t.name());
             if (before != null) {
@@ -454,7 +499,7 @@ public final class Planner {
             result = new Result.Void();
         } else {
             result = switch (ret) {
-                case TypeRef.Primitive p -> new Result.Scalar(p.kind());
+                case TypeRef.Primitive p -> new Result.Scalar(p.kind(), TypeRefs.isBoolean(types, f.returns().type()));
                 case TypeRef.CString s -> new Result.CString();
                 case TypeRef.Named n when types.get(n.name()) instanceof TypeDecl.Handle h ->
                         new Result.Handle(classOf.get(h.name()), owned(f.returns().ownership(), h));
@@ -491,43 +536,69 @@ public final class Planner {
 
         boolean hasScalarArrays = false;
         for (Mapping m : base) hasScalarArrays |= m instanceof Mapping.ScalarArray;
-        List<TypedFunction.Variant> variants = hasScalarArrays
+        // the element types of ptr parameters that take Java arrays (elements: [..]), one array variant each
+        List<ScalarKind> elementKinds = new ArrayList<>();
+        for (Param p : ps) for (ScalarKind k : p.elements()) if (!elementKinds.contains(k)) elementKinds.add(k);
+        List<TypedFunction.Variant> variants = hasScalarArrays || !elementKinds.isEmpty()
                 ? List.of(TypedFunction.Variant.ARRAYS, TypedFunction.Variant.SEGMENTS) : List.of(TypedFunction.Variant.ONLY);
         List<TypedFunction> out = new ArrayList<>();
         for (TypedFunction.Variant v : variants) {
-            Mapping[] m = base.clone();
-            if (v == TypedFunction.Variant.SEGMENTS) {
+            List<ScalarKind> kinds = v == TypedFunction.Variant.ARRAYS && !elementKinds.isEmpty() ? elementKinds : java.util.Collections.singletonList(null);
+            for (ScalarKind element : kinds) {
+                Mapping[] m = base.clone();
                 for (int i = 0; i < m.length; i++) {
-                    if (m[i] instanceof Mapping.ScalarArray a) m[i] = new Mapping.Segment(a.nullable());
+                    if (v == TypedFunction.Variant.SEGMENTS && m[i] instanceof Mapping.ScalarArray a) m[i] = new Mapping.Segment(a.nullable());
+                    Param p = ps.get(i);
+                    if (element != null && p.elements().contains(element)) {
+                        m[i] = new Mapping.ScalarArray(element, p.direction(), p.nullable(), 0);
+                    }
                 }
+                deriveLengths(f, ps, resolved, javaNames, m);
+                List<TypedParam> tps = new ArrayList<>();
+                for (int i = 0; i < ps.size(); i++) {
+                    tps.add(new TypedParam(ps.get(i), javaNames.get(i), m[i], extent(ps, resolved, javaNames, m, i)));
+                }
+                out.add(new TypedFunction(f.name(), v, f.tier().name(), tps, result, status, statusKind(f), outs, record));
             }
-            deriveLengths(ps, javaNames, m);
-            List<TypedParam> tps = new ArrayList<>();
-            for (int i = 0; i < ps.size(); i++) {
-                tps.add(new TypedParam(ps.get(i), javaNames.get(i), m[i], extent(ps, resolved, javaNames, m, i)));
-            }
-            out.add(new TypedFunction(f.name(), v, f.tier().name(), tps, result, status, statusKind(f), outs, record));
         }
         return out;
     }
 
-    /** A length parameter whose every user is a Java array is taken from the arrays. */
-    private static void deriveLengths(List<Param> ps, List<String> javaNames, Mapping[] m) {
+    /**
+     * A length parameter is taken from what the caller passes for the pointers it sizes, when every one of them
+     * says its own size: a Java array (its length; for a {@code ptr} taking arrays, its length times the element's
+     * bytes), or a segment that may not be null (its size in elements). A segment that may be NULL keeps the length
+     * a parameter: NULL with a size means something (OpenCL's {@code clSetKernelArg} of a {@code __local} argument,
+     * {@code clCreateBuffer} without host memory).
+     */
+    private void deriveLengths(Function f, List<Param> ps, List<TypeRef> resolved, List<String> javaNames, Mapping[] m) {
         for (int l = 0; l < ps.size(); l++) {
-            if (!(m[l] instanceof Mapping.Value v) || !TypeRefs.isInteger(v.kind())) continue;
+            if (!(m[l] instanceof Mapping.Value v) || !TypeRefs.isInteger(v.kind()) || v.bool()) continue;
             String name = ps.get(l).name();
             // a count a length expression reads stays the caller's: the expression is checked against what it is given
             if (ps.stream().anyMatch(q -> q.expression() != null && q.expression().refs().contains(name))) continue;
             List<String> sources = new ArrayList<>();
-            boolean allArrays = true;
+            List<String> counts = new ArrayList<>();
+            boolean derivable = true;
             for (int i = 0; i < ps.size(); i++) {
                 if (!name.equals(ps.get(i).length())) continue;
-                boolean array = m[i] instanceof Mapping.ScalarArray || m[i] instanceof Mapping.HandleArray
-                        || m[i] instanceof Mapping.StringArray;
-                allArrays &= array;
-                sources.add(javaNames.get(i));
+                String j = javaNames.get(i);
+                TypeRef r = resolved.get(i);
+                String bytes = elementBytes(r);
+                switch (m[i]) {
+                    case Mapping.ScalarArray a when r instanceof TypeRef.AnyPointer ->
+                            counts.add(j + ".length * " + a.element().size() + "L");   // a ptr's length counts bytes
+                    case Mapping.ScalarArray a -> counts.add(j + ".length");
+                    case Mapping.HandleArray a -> counts.add(j + ".length");
+                    case Mapping.StringArray a -> counts.add(j + ".length");
+                    case Mapping.Segment sg when !sg.nullable() && bytes != null ->
+                            counts.add("ArgumentChecks.elements(" + JavaNames.literal(f.name()) + ", " + JavaNames.literal(ps.get(i).name())
+                                    + ", " + j + ", " + bytes + ")");
+                    default -> derivable = false;
+                }
+                sources.add(j);
             }
-            if (!sources.isEmpty() && allArrays) m[l] = new Mapping.DerivedLength(v.kind(), sources);
+            if (!sources.isEmpty() && derivable) m[l] = new Mapping.DerivedLength(v.kind(), sources, counts);
         }
     }
 
@@ -573,7 +644,7 @@ public final class Planner {
         }
         for (int l = 0; l < ps.size(); l++) {
             if (!ps.get(l).name().equals(p.length())) continue;
-            if (!(m[l] instanceof Mapping.Value v) || !TypeRefs.isInteger(v.kind())) return null;
+            if (!(m[l] instanceof Mapping.Value v) || !TypeRefs.isInteger(v.kind()) || v.bool()) return null;
             String elementBytes = elementBytes(resolved.get(i));
             return elementBytes == null ? null
                     : new TypedFunction.Extent(asLong(v.kind(), javaNames.get(l)), ps.get(l).name(), elementBytes);
@@ -611,7 +682,7 @@ public final class Planner {
         }
         boolean returnable = p.direction() == Param.Direction.OUT && !p.hasLength() && !p.nullable();
         return switch (t) {
-            case TypeRef.Primitive prim -> new Mapping.Value(prim.kind());
+            case TypeRef.Primitive prim -> new Mapping.Value(prim.kind(), TypeRefs.isBoolean(types, p.type()));
             case TypeRef.AnyPointer a -> new Mapping.Segment(p.nullable());
             case TypeRef.CString s -> p.direction() == Param.Direction.IN ? new Mapping.StringIn(p.nullable())
                     : new Mapping.ScalarArray(ScalarKind.U8, p.direction(), p.nullable(), fixedCount(p));
@@ -621,15 +692,15 @@ public final class Planner {
                 case TypeDecl.Union u -> new Mapping.StructValue(classOf.get(u.name()));
                 default -> new Mapping.Segment(p.nullable());   // a callback without a registry: a function pointer
             };
-            case TypeRef.PointerTo ptr -> pointer(p, TypeRefs.unalias(types, ptr.target()), returnable);
+            case TypeRef.PointerTo ptr -> pointer(p, TypeRefs.unalias(types, ptr.target()), TypeRefs.isBoolean(types, ptr.target()), returnable);
             default -> new Mapping.Segment(p.nullable());
         };
     }
 
-    private Mapping pointer(Param p, TypeRef target, boolean returnable) {
+    private Mapping pointer(Param p, TypeRef target, boolean bool, boolean returnable) {
         switch (target) {
             case TypeRef.Primitive prim when Carriers.hasArray(prim.kind()) -> {
-                if (returnable) return new Mapping.ReturnedOut(new Out.Scalar(prim.kind()));
+                if (returnable) return new Mapping.ReturnedOut(new Out.Scalar(prim.kind(), bool));
                 return new Mapping.ScalarArray(prim.kind(), p.direction(), p.nullable(), fixedCount(p), p.terminated());
             }
             case TypeRef.Named n when types.get(n.name()) instanceof TypeDecl.Handle h -> {

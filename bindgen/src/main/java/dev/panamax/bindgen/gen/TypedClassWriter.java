@@ -9,6 +9,7 @@ import dev.panamax.bindgen.gen.TypedFunction.Result;
 import dev.panamax.bindgen.gen.TypedFunction.TypedParam;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -28,28 +29,57 @@ import java.util.stream.Collectors;
 final class TypedClassWriter {
     private TypedClassWriter() {}
 
-    static String write(BindingPlan plan) {
+    /** Constant-pool entries a typed method may use by estimate: its names, the strings its checks pass, the calls it makes. */
+    private static int poolEntries(List<TypedFunction> variants) {
+        int n = 0;
+        for (TypedFunction f : variants) n += 40 + 4 * f.params().size();
+        return n;
+    }
+
+    /**
+     * The typed class (and its parts, when one class file cannot hold it: {@link ClassSplit#partName}), class
+     * name to source; {@code byAddress} names the class of each by-address shape ({@link ByAddressClassWriter}).
+     */
+    static Map<String, String> write(BindingPlan plan, Map<String, String> byAddress) {
+        // the variants of a function stay together, in one part
+        Map<String, List<TypedFunction>> byName = new LinkedHashMap<>();
+        for (TypedFunction f : plan.typedFunctions()) byName.computeIfAbsent(f.name(), k -> new ArrayList<>()).add(f);
+        List<List<List<TypedFunction>>> parts = ClassSplit.split(List.copyOf(byName.values()), TypedClassWriter::poolEntries,
+                ClassSplit.POOL_BUDGET, Integer.MAX_VALUE);
+        Map<String, RawFunction> raw = plan.rawFunctions().stream().collect(Collectors.toMap(RawFunction::name, Function.identity()));
+        Map<String, String> out = new LinkedHashMap<>();
+        Set<String> records = new LinkedHashSet<>();
+        for (int i = 0; i < parts.size(); i++) {
+            List<TypedFunction> functions = parts.get(i).stream().flatMap(List::stream).toList();
+            out.put(ClassSplit.partName(plan.names().typed(), i, parts.size()), part(plan, functions, i, parts.size(), raw, byAddress, records));
+        }
+        return out;
+    }
+
+    private static String part(BindingPlan plan, List<TypedFunction> functions, int i, int parts, Map<String, RawFunction> raw,
+                               Map<String, String> byAddress, Set<String> records) {
         BindingPlan.Names n = plan.names();
         Source s = new Source(plan, List.of("dev.panamax.core.memory.AllocatesForCaller", "dev.panamax.core.binding.ArgumentChecks", "dev.panamax.core.binding.Staging", "dev.panamax.core.call.ScratchStack", "dev.panamax.core.upcall.CallbackRegistry",
                 "java.lang.foreign.Arena", "java.lang.foreign.MemorySegment", "java.lang.foreign.ValueLayout",
                 "java.lang.ref.Reference"));
-        s.doc("The typed layer of " + plan.library() + " ({@code " + plan.sourceName() + "}): methods named as the C functions, taking",
-                "handle classes, Java arrays (lengths taken from them), strings and handlers; out-parameters come back as the",
-                "result; a failed status or errcode throws {@link " + n.exception() + "}. Functions with pointers to scalars",
-                "also have a variant taking {@link MemorySegment}s (lengths given). The raw layer is {@link " + n.raw() + "}.");
+        if (i == parts - 1) {
+            s.doc("The typed layer of " + plan.library() + " ({@code " + plan.sourceName() + "}): methods named as the C functions, taking",
+                    "handle classes, Java arrays (lengths taken from them), strings and handlers; out-parameters come back as the",
+                    "result; a failed status or errcode throws {@link " + n.exception() + "}. Functions with pointers to scalars",
+                    "also have a variant taking {@link MemorySegment}s (lengths given). The raw layer is {@link " + n.raw() + "}.");
+        } else {
+            s.doc(ClassSplit.partDoc(n.typed(), i, parts));
+        }
         s.line("@AllocatesForCaller");
         // a returned pointer with a declared length is sized with MemorySegment.reinterpret
-        if (plan.typedFunctions().stream().anyMatch(f -> f.result() instanceof Result.Address a && a.length() != null)) {
+        if (functions.stream().anyMatch(f -> f.result() instanceof Result.Address a && a.length() != null)) {
             s.line("@SuppressWarnings(\"restricted\")");
         }
-        s.open("public final class " + n.typed() + " {");
-        s.line("private " + n.typed() + "() {}");
-        Map<String, RawFunction> raw = plan.rawFunctions().stream().collect(Collectors.toMap(RawFunction::name, Function.identity()));
-        Set<String> records = new LinkedHashSet<>();
-        for (TypedFunction f : plan.typedFunctions()) {
+        ClassSplit.openPart(s, n.typed(), i, parts);
+        for (TypedFunction f : functions) {
             if (f.resultRecord() != null && records.add(f.resultRecord())) record(s, f);
         }
-        for (TypedFunction f : plan.typedFunctions()) method(s, plan, f, raw.get(f.name()));
+        for (TypedFunction f : functions) method(s, plan, f, raw.get(f.name()), byAddress);
         s.close("}");
         return s.toString();
     }
@@ -64,9 +94,10 @@ final class TypedClassWriter {
         s.line("public record " + f.resultRecord() + "(" + String.join(", ", components) + ") {}");
     }
 
-    private static String javaType(Mapping m) {
+    /** The Java type of a parameter fed by {@code m}. */
+    static String javaType(Mapping m) {
         return switch (m) {
-            case Mapping.Value v -> Carriers.primitive(v.kind());
+            case Mapping.Value v -> v.bool() ? "boolean" : Carriers.primitive(v.kind());
             case Mapping.HandleValue h -> h.handleClass();
             case Mapping.StructValue sv -> sv.structClass();
             case Mapping.StructPointer sp -> sp.structClass();
@@ -80,7 +111,8 @@ final class TypedClassWriter {
         };
     }
 
-    private static boolean nullable(Mapping m) {
+    /** Whether {@code m} accepts null (true for primitives, which are checked by no one). */
+    static boolean nullable(Mapping m) {
         return switch (m) {
             case Mapping.HandleValue h -> h.nullable();
             case Mapping.StructPointer sp -> sp.nullable();
@@ -121,7 +153,7 @@ final class TypedClassWriter {
         return String.join(" && ", optional) + " ? null : ScratchStack.push()";
     }
 
-    private static void method(Source s, BindingPlan plan, TypedFunction f, RawFunction raw) {
+    private static void method(Source s, BindingPlan plan, TypedFunction f, RawFunction raw, Map<String, String> byAddress) {
         LifecycleCall lifecycle = LifecycleCall.of(plan.handles(), f);
         if (lifecycle != null) {
             lifecycleMethod(s, plan, f, raw, lifecycle);
@@ -146,17 +178,31 @@ final class TypedClassWriter {
         } else {
             s.append(checks);
         }
-        // lengths taken from arrays
+        // a Java array is good for the call only: refused where the library may keep using the memory
+        for (TypedParam p : f.params()) {
+            if (!(p.mapping() instanceof Mapping.ScalarArray) || p.decl().asyncUnless() == null) continue;
+            String flag = f.params().stream().filter(q -> q.decl().name().equals(p.decl().asyncUnless())).findFirst().orElseThrow().javaName();
+            s.line("ArgumentChecks.synchronous(" + flag + ", " + fn + ", " + JavaNames.literal(p.decl().name()) + ", "
+                    + JavaNames.literal(p.decl().asyncUnless()) + ");");
+        }
+        // lengths taken from the arrays and segments passed
         for (TypedParam p : f.params()) {
             if (!(p.mapping() instanceof Mapping.DerivedLength dl)) continue;
             String carrier = Carriers.primitive(dl.kind());
             String expr;
             if (dl.sources().size() == 1) {
                 String src = dl.sources().getFirst();
-                expr = src + " == null ? 0 : " + src + ".length";
+                String count = dl.counts().getFirst();
+                boolean wide = !count.equals(src + ".length");     // a long: bytes of an array, elements of a segment
+                expr = src + " == null ? 0 : " + (wide && !carrier.equals("long") ? "Math.toIntExact(" + count + ")" : count);
             } else {
                 String names = JavaNames.literal(String.join(", ", dl.sources()));
-                List<String> lengths = dl.sources().stream().map(src -> src + " == null ? -1 : " + src + ".length").toList();
+                List<String> lengths = new ArrayList<>();
+                for (int i = 0; i < dl.sources().size(); i++) {
+                    String src = dl.sources().get(i);
+                    String count = dl.counts().get(i);
+                    lengths.add(src + " == null ? -1 : " + (count.equals(src + ".length") ? count : "Math.toIntExact(" + count + ")"));
+                }
                 expr = "ArgumentChecks.commonLength(" + fn + ", " + JavaNames.literal(p.decl().name()) + ", " + names + ", "
                         + String.join(", ", lengths) + ")";
             }
@@ -189,7 +235,7 @@ final class TypedClassWriter {
             TypedParam p = f.params().get(i);
             args.add(addresses.get(i) ? (stagedAsAddress(f, p, true) ? "$" + p.javaName() : address(plan, p)) : argument(plan, p));
         }
-        String target = addresses.contains(true) ? n.byAddress() : n.raw();
+        String target = addresses.contains(true) ? byAddress.get(new ByAddressClassWriter.Shape(raw, addresses).field()) : n.raw();
         String call = target + "." + f.name() + "(" + String.join(", ", args) + ")";
         String declare = registrations.isEmpty() ? raw.returnCarrier() + " " : "";
         s.line(hasValue ? declare + "$$result = " + call + ";" : call + ";");
@@ -404,7 +450,7 @@ final class TypedClassWriter {
     private static String argument(BindingPlan plan, TypedParam p) {
         String j = p.javaName();
         return switch (p.mapping()) {
-            case Mapping.Value v -> j;
+            case Mapping.Value v -> v.bool() ? truthValue(v.kind(), j) : j;
             case Mapping.DerivedLength dl -> "$" + j;
             case Mapping.HandleValue h -> "Staging.address(" + j + ")";
             case Mapping.StructValue sv -> j + ".segment()";
@@ -420,6 +466,16 @@ final class TypedClassWriter {
             }
             case Mapping.Segment sg -> sg.nullable() ? j + " == null ? MemorySegment.NULL : " + j : j;
             default -> "$" + j;
+        };
+    }
+
+    /** A Java {@code boolean} as the integer C takes: 1 or 0 in the carrier of {@code kind}. */
+    private static String truthValue(ScalarKind kind, String j) {
+        return switch (Carriers.primitive(kind)) {
+            case "long" -> "(" + j + " ? 1L : 0L)";
+            case "int" -> "(" + j + " ? 1 : 0)";
+            case "boolean" -> j;
+            default -> "(" + Carriers.primitive(kind) + ") (" + j + " ? 1 : 0)";
         };
     }
 
@@ -455,7 +511,7 @@ final class TypedClassWriter {
     private static void result(Source s, BindingPlan plan, TypedFunction f) {
         switch (f.result()) {
             case Result.Void v -> { }
-            case Result.Scalar sc -> s.line("return $$result;");
+            case Result.Scalar sc -> s.line(sc.bool() ? "return $$result != 0;" : "return $$result;");
             case Result.Address a when a.length() != null -> {
                 TypedParam length = f.params().stream().filter(p -> p.decl().name().equals(a.length())).findFirst().orElseThrow();
                 ScalarKind kind = switch (length.mapping()) {
@@ -488,7 +544,7 @@ final class TypedClassWriter {
 
     private static String outValue(Out out, String segment) {
         return switch (out) {
-            case Out.Scalar sc -> segment + ".get(" + Carriers.valueLayout(sc.kind()) + ", 0)";
+            case Out.Scalar sc -> segment + ".get(" + Carriers.valueLayout(sc.kind()) + ", 0)" + (sc.bool() ? " != 0" : "");
             case Out.Handle h -> h.handleClass() + (h.owned() ? ".owned(" : ".borrowed(") + segment + ".get(ValueLayout.ADDRESS, 0))";
             case Out.Struct st -> st.structClass() + ".allocate(Arena.ofAuto()).copyFrom(" + st.structClass() + ".wrap(" + segment + "))";
             case Out.Address a -> segment + ".get(ValueLayout.ADDRESS, 0)";

@@ -115,10 +115,28 @@ public record TypedFunction(String name, Variant variant, String tier, List<Type
 
     /** How a C parameter is fed from Java. */
     public sealed interface Mapping {
-        /** A scalar passed as it is. */
-        record Value(ScalarKind kind) implements Mapping {}
-        /** An integer taken from the lengths of the arrays named in {@code sources} (all of one length). */
-        record DerivedLength(ScalarKind kind, List<String> sources) implements Mapping {}
+        /** A scalar passed as it is; {@code bool}: a Java {@code boolean} for an integer declared boolean (passed as 1 or 0). */
+        record Value(ScalarKind kind, boolean bool) implements Mapping {
+            public Value(ScalarKind kind) {
+                this(kind, false);
+            }
+        }
+        /**
+         * An integer taken from what the caller passes for the pointers named in {@code sources} (all of one length):
+         * {@code counts} holds, for each, the Java expression of its count when it is not null ({@code values.length},
+         * {@code ArgumentChecks.elements(.., segment, 4)}).
+         */
+        record DerivedLength(ScalarKind kind, List<String> sources, List<String> counts) implements Mapping {
+            public DerivedLength {
+                sources = List.copyOf(sources);
+                counts = List.copyOf(counts);
+            }
+
+            /** Lengths of arrays ({@code name.length}). */
+            public DerivedLength(ScalarKind kind, List<String> sources) {
+                this(kind, sources, sources.stream().map(s -> s + ".length").toList());
+            }
+        }
         /** A handle object (its address is passed; kept reachable until the call returns). */
         record HandleValue(String handleClass, boolean nullable) implements Mapping {}
         /** A struct or union by value, from its generated class. */
@@ -159,8 +177,13 @@ public record TypedFunction(String name, Variant variant, String tier, List<Type
     public sealed interface Out {
         String javaType();
 
-        record Scalar(ScalarKind kind) implements Out {
-            @Override public String javaType() { return Carriers.primitive(kind); }
+        /** A scalar; {@code bool}: an integer declared boolean, returned as {@code value != 0}. */
+        record Scalar(ScalarKind kind, boolean bool) implements Out {
+            public Scalar(ScalarKind kind) {
+                this(kind, false);
+            }
+
+            @Override public String javaType() { return bool ? "boolean" : Carriers.primitive(kind); }
         }
         record Handle(String handleClass, boolean owned) implements Out {
             @Override public String javaType() { return handleClass; }
@@ -180,8 +203,13 @@ public record TypedFunction(String name, Variant variant, String tier, List<Type
         record Void() implements Result {
             @Override public String javaType() { return "void"; }
         }
-        record Scalar(ScalarKind kind) implements Result {
-            @Override public String javaType() { return Carriers.primitive(kind); }
+        /** A scalar; {@code bool}: an integer declared boolean, returned as {@code value != 0}. */
+        record Scalar(ScalarKind kind, boolean bool) implements Result {
+            public Scalar(ScalarKind kind) {
+                this(kind, false);
+            }
+
+            @Override public String javaType() { return bool ? "boolean" : Carriers.primitive(kind); }
         }
         record Handle(String handleClass, boolean owned) implements Result {
             @Override public String javaType() { return handleClass; }

@@ -64,12 +64,13 @@ class PlannerTest {
     }
 
     @Test
-    void anArrayAndItsLengthBecomeOneJavaArrayOrASegmentAndALength() {
+    void anArrayOrASegmentCarriesItsOwnLength() {
         List<TypedFunction> sum = typed("demo_sum");
         assertEquals(List.of(TypedFunction.Variant.ARRAYS, TypedFunction.Variant.SEGMENTS), sum.stream().map(TypedFunction::variant).toList());
         assertEquals(List.of(new Mapping.ScalarArray(ScalarKind.F32, Param.Direction.IN, false, 0),
                 new Mapping.DerivedLength(ScalarKind.U64, List.of("values"))), mappings(sum.getFirst()));
-        assertEquals(List.of(new Mapping.Segment(false), new Mapping.Value(ScalarKind.U64)), mappings(sum.get(1)));
+        assertEquals(List.of(new Mapping.Segment(false), new Mapping.DerivedLength(ScalarKind.U64, List.of("values"),
+                List.of("ArgumentChecks.elements(\"demo_sum\", \"values\", values, 4)"))), mappings(sum.get(1)));
         assertTrue(sum.getFirst().heapInPlace());
     }
 

@@ -54,6 +54,33 @@ public final class ArgumentChecks {
                 + " byteSize=" + size + " " + countName + "=" + count + " elementBytes=" + elementBytes);
     }
 
+    /**
+     * How many elements of {@code elementBytes} bytes {@code segment} holds, for a length taken from the segment
+     * passed: 0 for NULL. A segment whose size is not a whole number of elements, or a zero-length segment at a
+     * non-zero address (an address from C, whose size is not known), is refused: the caller says the size with
+     * {@code reinterpret} or {@code asSlice}.
+     */
+    public static long elements(String function, String parameter, MemorySegment segment, long elementBytes) {
+        long size = segment.byteSize();
+        if (size % elementBytes == 0 && (size != 0 || segment.address() == 0 || !segment.isNative())) return size / elementBytes;
+        throw new IllegalArgumentException((size == 0 ? "segment of unknown size (an address from C): function=" + function
+                + " parameter=" + parameter + "; expected a segment of the size C may use (reinterpret or asSlice it)"
+                : "segment not a whole number of elements: function=" + function + " parameter=" + parameter
+                + " byteSize=" + size + " elementBytes=" + elementBytes));
+    }
+
+    /**
+     * Refuses a Java array for memory the library may still use after the call returns ({@code flag} false: a
+     * non-blocking read or write): a typed call copies an array into memory of its own, or passes it in place,
+     * for the duration of the call only.
+     */
+    public static void synchronous(boolean flag, String function, String parameter, String flagName) {
+        if (!flag) {
+            throw new IllegalArgumentException("a Java array is only valid during the call: function=" + function + " parameter="
+                    + parameter + " " + flagName + "=false; expected " + flagName + "=true, or a MemorySegment that outlives the call");
+        }
+    }
+
     /** The error for a length expression whose exact value leaves 64 bits: {@code values} lists the parameters it read. */
     public static IllegalArgumentException lengthOverflow(String function, String parameter, String expression, String values) {
         return new IllegalArgumentException("length beyond 64 bits: function=" + function + " parameter=" + parameter

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * A loaded native library: its symbols, looked up once and cached, and the downcalls linked to them.
@@ -28,15 +29,24 @@ import java.util.concurrent.ConcurrentHashMap;
  * tier, errno check); keep them in {@code static final} fields so the JIT folds them into the call
  * site. Libraries stay loaded for the life of the JVM, and loading the same name twice returns the
  * same instance.
+ *
+ * <p>A library can also be {@linkplain #deferred(List) deferred}: declaring its functions loads
+ * nothing, the first call does, and a library that is not installed fails that call, and every later
+ * one, with the same {@link LibraryNotFoundException}; generated bindings load their library this way,
+ * so a class initializer never fails for want of a library.
  */
 public final class NativeLibrary {
     private static final ConcurrentHashMap<String, NativeLibrary> LOADED = new ConcurrentHashMap<>();
     private static final NativeLibrary SYSTEM =
             new NativeLibrary("system", "the C library (linker default lookup)", Linker.nativeLinker().defaultLookup());
 
+    private static final ConcurrentHashMap<String, NativeLibrary> DEFERRED = new ConcurrentHashMap<>();
+
     private final String name;
-    private final String source;
-    private final SymbolLookup lookup;
+    /** Loads a deferred library (null once loaded, and for a library loaded at once). */
+    private volatile Supplier<NativeLibrary> loader;
+    private volatile String source;
+    private volatile SymbolLookup lookup;
     private final ConcurrentHashMap<String, Optional<MemorySegment>> symbols = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<LinkRequest, LazyDowncall> downcalls = new ConcurrentHashMap<>();
 
@@ -44,6 +54,12 @@ public final class NativeLibrary {
         this.name = name;
         this.source = source;
         this.lookup = lookup;
+    }
+
+    private NativeLibrary(String name, Supplier<NativeLibrary> loader) {
+        this.name = name;
+        this.source = name + " (not loaded yet)";
+        this.loader = loader;
     }
 
     /**
@@ -76,6 +92,34 @@ public final class NativeLibrary {
         return LOADED.computeIfAbsent(key, k -> open(namesOrPaths));
     }
 
+    /**
+     * The first of {@code namesOrPaths} that loads, loaded on first use: when a downcall declared on it is
+     * first called, or a symbol first looked up. Until it loads, each such use tries again and throws
+     * {@link LibraryNotFoundException} as {@link #loadFirst} would; nothing is cached on failure, so a
+     * library installed later is found. Equal lists give the same instance.
+     *
+     * <pre>{@code
+     * static final NativeLibrary CL = NativeLibrary.deferred(List.of("OpenCL", "libOpenCL.so.1"));
+     * static final MethodHandle FINISH = CL.function("clFinish").returns(JAVA_INT).params(ADDRESS).link();   // loads nothing
+     * }</pre>
+     */
+    public static NativeLibrary deferred(List<String> namesOrPaths) {
+        if (namesOrPaths.isEmpty()) throw new IllegalArgumentException("no library name given");
+        List<String> names = List.copyOf(namesOrPaths);
+        String key = String.join(",", names);
+        return DEFERRED.computeIfAbsent(key, k -> new NativeLibrary(k, () -> loadFirst(names)));
+    }
+
+    /**
+     * A library found by {@code loader} on first use, as {@link #deferred(List)}: for libraries found by a
+     * rule of their own (a glue library extracted from a jar unless the bound library carries its symbols).
+     * {@code loader} runs until it returns a library; what it throws reaches the caller each time.
+     */
+    public static NativeLibrary deferred(String name, Supplier<NativeLibrary> loader) {
+        Objects.requireNonNull(name, "name");
+        return new NativeLibrary(name, Objects.requireNonNull(loader, "loader"));
+    }
+
     /** The C library and what the platform linker exposes by default (libc, libm, libdl on Linux). */
     public static NativeLibrary system() {
         return SYSTEM;
@@ -103,14 +147,36 @@ public final class NativeLibrary {
         return name;
     }
 
-    /** What was opened: the soname handed to the system loader, or the file path. */
+    /** What was opened: the soname handed to the system loader, or the file path (a deferred library not loaded yet: its names). */
     public String source() {
         return source;
     }
 
-    /** The address of {@code symbol}, if the library exports it. Looked up once, then cached. */
+    /**
+     * The address of {@code symbol}, if the library exports it. Looked up once, then cached.
+     *
+     * @throws LibraryNotFoundException when the library is deferred and cannot be loaded
+     */
     public Optional<MemorySegment> find(String symbol) {
-        return symbols.computeIfAbsent(symbol, lookup::find);
+        Optional<MemorySegment> known = symbols.get(symbol);
+        if (known != null) return known;
+        SymbolLookup l = lookup();
+        return symbols.computeIfAbsent(symbol, l::find);
+    }
+
+    /** The symbol lookup, loading a deferred library first (again on every use until it loads). */
+    private SymbolLookup lookup() {
+        SymbolLookup l = lookup;
+        if (l != null) return l;
+        synchronized (this) {
+            if (lookup == null) {
+                NativeLibrary loaded = loader.get();
+                source = loaded.source;
+                lookup = loaded.lookup();
+                loader = null;
+            }
+            return lookup;
+        }
     }
 
     /**
