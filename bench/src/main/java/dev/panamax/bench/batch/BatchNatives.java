@@ -40,6 +40,11 @@ public final class BatchNatives {
         return Holder.LOOKUP;
     }
 
+    /** The suite's library extracted from the jar (its thunks and startup fixtures), for bindings that load it by path. */
+    public static java.nio.file.Path libraryFile() {
+        return BundledLibrary.extract(BatchNatives.class.getClassLoader(), LIBRARY, BundledLibrary.defaultCacheDir());
+    }
+
     /** {@code BatchNatives OUT_DIR}: writes the generated C of the suite's library. */
     public static void main(String[] args) throws IOException {
         Path out = Path.of(args[0]);

@@ -13,7 +13,7 @@ import java.util.Set;
  * The startup fixtures: {@value #COUNT} C functions of distinct signatures ({@code pmxs_f0} ..),
  * generated the same way by the build (C and thunks) and by the measuring JVM (bindings).
  */
-final class StartupSignatures {
+public final class StartupSignatures {
     static final int COUNT = 2000;
     private static final List<CType> PARAMS = List.of(CType.I32, CType.I64, CType.F64, CType.F32, CType.POINTER,
             CType.I16, CType.I8);
@@ -23,7 +23,7 @@ final class StartupSignatures {
     private StartupSignatures() {}
 
     /** The functions, in a fixed order; every signature differs from every other. */
-    static List<CFunction> functions() {
+    public static List<CFunction> functions() {
         List<CFunction> out = new ArrayList<>(COUNT);
         Set<CFunctionType> seen = new HashSet<>();
         for (int i = 0; out.size() < COUNT; i++) {
