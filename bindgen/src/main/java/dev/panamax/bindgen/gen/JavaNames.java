@@ -32,7 +32,7 @@ final class JavaNames {
             "NullPointerException", "IndexOutOfBoundsException", "Deprecated", "System", "Class", "Void", "Record",
             "Objects", "List", "Map", "Arrays", "MemorySegment", "MemoryLayout", "ValueLayout", "Arena",
             "SegmentAllocator", "FunctionDescriptor", "MethodHandle", "MethodHandles", "Reference", "NativeLibrary",
-            "Tier", "NativeHandle", "ArgumentChecks", "Staging", "Unchecked", "SegmentAccess", "ScratchStack", "CallbackRegistry", "Upcalls", "UpcallStub",
+            "Tier", "NativeHandle", "Checks", "ArgumentChecks", "Staging", "Unchecked", "SegmentAccess", "ScratchStack", "CallbackRegistry", "Upcalls", "UpcallStub",
             "CType", "CFunction", "CFunctionType", "Thunk", "StatusRule", "BundledNatives", "Optional", "SymbolLookup",
             "StringBuilder", "ReflectiveOperationException", "Native", "Holder", "BatchedFunction");
 

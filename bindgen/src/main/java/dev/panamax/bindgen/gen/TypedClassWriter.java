@@ -59,7 +59,7 @@ final class TypedClassWriter {
     private static String part(BindingPlan plan, List<TypedFunction> functions, int i, int parts, Map<String, RawFunction> raw,
                                Map<String, String> byAddress, Set<String> records) {
         BindingPlan.Names n = plan.names();
-        Source s = new Source(plan, List.of("dev.panamax.core.memory.AllocatesForCaller", "dev.panamax.core.binding.ArgumentChecks", "dev.panamax.core.binding.Staging", "dev.panamax.core.call.ScratchStack", "dev.panamax.core.upcall.CallbackRegistry",
+        Source s = new Source(plan, List.of("dev.panamax.core.Checks", "dev.panamax.core.memory.AllocatesForCaller", "dev.panamax.core.binding.ArgumentChecks", "dev.panamax.core.binding.Staging", "dev.panamax.core.call.ScratchStack", "dev.panamax.core.upcall.CallbackRegistry",
                 "java.lang.foreign.Arena", "java.lang.foreign.MemorySegment", "java.lang.foreign.ValueLayout",
                 "java.lang.ref.Reference"));
         if (i == parts - 1) {
@@ -172,11 +172,14 @@ final class TypedClassWriter {
         Source checks = new Source();
         checks(checks, plan, f);
         boolean outlined = checks.lines() >= OUTLINE_CHECKS;
+        // all of them behind the static final switch (-Dpanamax.checks=false removes them; the JIT folds the test)
         if (outlined) {
             List<String> names = f.params().stream().filter(TypedParam::isJavaParameter).map(TypedParam::javaName).toList();
-            s.line("$$check$" + f.name() + "(" + String.join(", ", names) + ");");
-        } else {
+            s.line("if (Checks.CHECKS) $$check$" + f.name() + "(" + String.join(", ", names) + ");");
+        } else if (checks.lines() > 0) {
+            s.open("if (Checks.CHECKS) {");
             s.append(checks);
+            s.close("}");
         }
         // a Java array is good for the call only: refused where the library may keep using the memory
         for (TypedParam p : f.params()) {
