@@ -4,7 +4,13 @@ module dev.panamax.cli {
     requires dev.panamax.compute;
     requires dev.panamax.bindgen;
     requires dev.panamax.bindgen.importer;
+    requires dev.panamax.tensor;
     requires info.picocli;
+    requires me.tongfei.progressbar;
+    requires org.jfree.jfreechart;
+    requires com.fasterxml.jackson.jr.ob;
+    requires java.desktop;
 
     opens dev.panamax.cli to info.picocli;
+    opens dev.panamax.cli.demo to info.picocli;
 }

@@ -1,12 +1,13 @@
 package dev.panamax.cli;
 
+import dev.panamax.cli.demo.DemoCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** Entry point of the {@code panamax} command; the launcher script builds and runs it. */
 @Command(name = "panamax", mixinStandardHelpOptions = true, version = "panamax 0.1.0",
         description = "Drive native compute libraries from the JVM at the cost of a plain C call.",
-        subcommands = {InfoCommand.class, AbiCommand.class, BindgenCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {DemoCommand.class, InfoCommand.class, AbiCommand.class, BindgenCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "The ./panamax launcher also runs:",
                 "  test                    the whole test suite (mvn verify; leak detection PARANOID)",
                 "  bench SUITE [--json FILE] [--full] [--filter REGEX]",

@@ -1,0 +1,199 @@
+package dev.panamax.cli.demo;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+import dev.panamax.tensor.Backends;
+import dev.panamax.tensor.spi.Backend;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code panamax demo}: trains an MLP on a generated 3-class spiral (or on {@code --data FILE.npz})
+ * with Panamax tensors, showing a progress bar, then prints the validation accuracy, the speed and
+ * the bridge's own statistics; {@code --plot} draws the loss curve and the decision regions,
+ * {@code --json} writes the summary.
+ */
+@Command(name = "demo", sortOptions = false, description = {
+        "Train a small neural network with Panamax tensors: an MLP on a generated 3-class spiral (nothing is",
+        "downloaded), or on your own data (--data FILE.npz). Prints validation accuracy, steps/s and the bridge's",
+        "statistics (native crossings, kernels per crossing, handles leaked)."})
+public final class DemoCommand implements Callable<Integer> {
+    /** Validation accuracy the default run reaches on the spiral (the README promises it). */
+    static final double SPIRAL_TARGET = 0.95;
+
+    @Option(names = "--backend", paramLabel = "NAME",
+            description = "Tensor backend: reference (pure Java) or cpu (native kernels). Default: the best available.")
+    String backend;
+
+    @Option(names = "--steps", paramLabel = "N", defaultValue = "500", description = "Training steps (default: ${DEFAULT-VALUE}).")
+    int steps;
+
+    @Option(names = "--threads", paramLabel = "N",
+            description = "Threads the native kernels compute on (default: the process's thread budget, panamax.threads).")
+    Integer threads;
+
+    @Option(names = "--data", paramLabel = "FILE.npz",
+            description = "Train on your data: a NumPy archive with a float array x (n, d) and an integer array y of n labels "
+                    + "(np.savez(FILE, x=x, y=y)). Default: the generated spiral.")
+    Path data;
+
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "256", description = "Batch size (default: ${DEFAULT-VALUE}).")
+    int batch;
+
+    @Option(names = "--hidden", paramLabel = "N", defaultValue = "256", description = "Units in each of the two hidden layers (default: ${DEFAULT-VALUE}).")
+    int hidden;
+
+    @Option(names = "--lr", paramLabel = "RATE", defaultValue = "0.003", description = "Adam's learning rate (default: ${DEFAULT-VALUE}).")
+    double learningRate;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "Seed of the data, split, weights and batches (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--plot", paramLabel = "FILE.png", description = "Write the loss curve and the decision regions as a PNG.")
+    Path plot;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Write the summary as JSON (accuracy, stepsPerSecond, the statistics).")
+    Path json;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** Rows held out for validation. */
+    static final double VALIDATION_FRACTION = 0.2;
+
+    @Override
+    public Integer call() {
+        PrintStream out = System.out, err = System.err;
+        TrainingSettings settings;
+        try {
+            settings = new TrainingSettings(steps, batch, hidden, learningRate, seed, Math.min(steps, 30));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (threads != null) {
+            if (threads < 1) throw new CommandLine.ParameterException(spec.commandLine(), "--threads=" + threads + ": expected at least 1");
+            // read once, when the native backend first loads
+            System.setProperty("panamax.threads", Integer.toString(threads));
+        }
+
+        LabeledData all;
+        try {
+            all = data == null ? LabeledData.spirals(seed) : LabeledData.load(data);
+        } catch (DataFileException e) {
+            err.println("panamax demo: " + e.getMessage());
+            return 1;
+        }
+        Backend selected;
+        try {
+            selected = backend == null ? Backends.current() : Backends.use(backend);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            err.println("panamax demo: " + e.getMessage());
+            return 1;
+        }
+
+        LabeledData.Split split = all.split(VALIDATION_FRACTION, seed);
+        out.printf(Locale.ROOT, "data      %s: %d points, %d features, %d classes -> %d training, %d validation%n",
+                all.description(), all.n(), all.d(), all.classes(), split.train().n(), split.validation().n());
+        out.printf(Locale.ROOT, "model     MLP %d-%d-%d-%d (ReLU), Adam lr %s, batch %d, %d steps%n",
+                all.d(), hidden, hidden, all.classes(), learningRate, Math.min(batch, split.train().n()), steps);
+        out.printf(Locale.ROOT, "backend   %s, %d thread%s%n", selected.name(), selected.threads(), selected.threads() == 1 ? "" : "s");
+        if (threads != null && selected.threads() != threads) {
+            out.printf(Locale.ROOT, "          (--threads %d asked; the %s backend's thread budget was fixed at %d when it loaded)%n",
+                    threads, selected.name(), selected.threads());
+        }
+        out.flush();
+
+        BridgeStats.Start start = BridgeStats.start(selected);
+        double accuracy, stepsPerSecond, seconds;
+        long right;
+        TrainingRun trained;
+        try (TrainingProgress progress = new TrainingProgress(steps, err)) {
+            trained = Trainer.train(split, settings, progress);
+        }
+        try (TrainingRun run = trained) {
+            accuracy = run.finalAccuracy();
+            right = Math.round(accuracy * split.validation().n());
+            stepsPerSecond = run.stepsPerSecond();
+            seconds = run.trainingSeconds();
+            if (plot != null) {
+                try {
+                    TrainingPlot.write(plot, run, all, "Panamax demo: " + all.description());
+                } catch (IOException e) {
+                    err.println("panamax demo: cannot write the plot " + plot + ": " + e.getMessage());
+                    return 2;
+                }
+            }
+        }
+        BridgeStats stats = start.finish();
+
+        out.printf(Locale.ROOT, "accuracy  %.1f%% on validation (%d/%d)%s%n", 100 * accuracy, right, split.validation().n(),
+                data == null ? (accuracy >= SPIRAL_TARGET ? "" : String.format(Locale.ROOT, "  [below the %.0f%% the defaults reach]", 100 * SPIRAL_TARGET)) : "");
+        out.printf(Locale.ROOT, "speed     %.0f steps/s (%d steps in %.2f s of training)%n", stepsPerSecond, steps, seconds);
+        out.println("bridge    " + describe(stats));
+        if (plot != null) {
+            out.println("plot      " + plot + (TrainingPlot.drawsRegions(all) ? "" : " (loss and accuracy; decision regions need 2 features, the data has " + all.d() + ")"));
+        }
+        if (json != null) {
+            try {
+                Path parent = json.toAbsolutePath().getParent();
+                if (parent != null) Files.createDirectories(parent);
+                Files.writeString(json, JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT)
+                        .asString(summary(all, split, settings, selected, accuracy, stepsPerSecond, seconds, stats)) + "\n");
+            } catch (IOException e) {
+                err.println("panamax demo: cannot write " + json + ": " + e.getMessage());
+                return 2;
+            }
+            out.println("json      " + json);
+        }
+        return 0;
+    }
+
+    static String describe(BridgeStats s) {
+        StringBuilder b = new StringBuilder();
+        if (s.crossings() >= 0) {
+            b.append(String.format(Locale.ROOT, "native crossings %,d", s.crossings()));
+            double perCrossing = s.kernelsPerCrossing();
+            if (!Double.isNaN(perCrossing)) b.append(String.format(Locale.ROOT, ", %.1f kernels per crossing", perCrossing));
+        } else {
+            b.append("no native crossings (the ").append(s.backend()).append(" backend computes in Java, on native memory)");
+        }
+        b.append(String.format(Locale.ROOT, ", peak native memory %.1f MiB", s.peakNativeBytes() / 1048576.0));
+        b.append(String.format(Locale.ROOT, ", freed by the GC %d, handles leaked %d", s.releasedByGc(), s.handlesLeaked()));
+        return b.toString();
+    }
+
+    private Map<String, Object> summary(LabeledData all, LabeledData.Split split, TrainingSettings settings, Backend selected,
+                                        double accuracy, double stepsPerSecond, double seconds, BridgeStats stats) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("accuracy", accuracy);
+        m.put("stepsPerSecond", stepsPerSecond);
+        m.put("trainingSeconds", seconds);
+        m.put("steps", settings.steps());
+        m.put("backend", selected.name());
+        m.put("threads", selected.threads());
+        m.put("data", all.description());
+        m.put("trainingRows", split.train().n());
+        m.put("validationRows", split.validation().n());
+        m.put("features", all.d());
+        m.put("classes", all.classes());
+        Map<String, Object> bridge = new LinkedHashMap<>();
+        bridge.put("nativeCrossings", Math.max(0, stats.crossings()));
+        double perCrossing = stats.kernelsPerCrossing();
+        bridge.put("kernelsPerCrossing", Double.isNaN(perCrossing) ? null : perCrossing);
+        bridge.put("peakNativeBytes", stats.peakNativeBytes());
+        bridge.put("releasedByGc", stats.releasedByGc());
+        bridge.put("handlesLeaked", stats.handlesLeaked());
+        bridge.put("backendCounters", stats.counters());
+        m.put("statistics", bridge);
+        return m;
+    }
+}
