@@ -205,6 +205,20 @@ final class HeaderReader {
         return false;
     }
 
+    /** A header of the C library or the compiler (struct timespec, FILE): never declared by an import. */
+    private boolean isCLibrary(String file) {
+        if (isOwn(file)) return false;
+        if (file.startsWith("/usr/lib/") || file.startsWith("/usr/include/x86_64-linux-gnu/")) return true;
+        for (String d : List.of("/usr/include/", "/usr/local/include/")) {
+            if (!file.startsWith(d)) continue;
+            String rest = file.substring(d.length());
+            int slash = rest.indexOf('/');
+            return slash < 0 || Set.of("sys", "bits", "linux", "asm", "asm-generic", "gnu", "netinet", "arpa", "net")
+                    .contains(rest.substring(0, slash));
+        }
+        return false;
+    }
+
     private Location location(Place p) {
         return new Location(p.file(), p.line(), p.column());
     }
@@ -455,7 +469,7 @@ final class HeaderReader {
                 if (ClangUnit.sizeOf(pc) == ClangUnit.INCOMPLETE) {
                     String spelling = u.typeSpelling(pc);
                     String name = recordNames.getOrDefault(spelling, tag(spelling));
-                    if (!isOwn(u.place(u.declaration(pc)).file())) return new TypeRef.AnyPointer();   // FILE *
+                    if (isCLibrary(u.place(u.declaration(pc)).file())) return new TypeRef.AnyPointer();   // FILE *
                     handle(name, u.place(u.declaration(pc)));
                     return new TypeRef.Named(name);
                 }
@@ -501,7 +515,7 @@ final class HeaderReader {
         }
         if (failedTypes.containsKey(name)) throw new Unsupported(failedTypes.get(name));
         if (types.containsKey(name) || inProgress.contains(name)) return name;
-        if (!isOwn(place.file())) throw new Unsupported("struct " + spelling + " of " + place.file() + " (not the library's own)");
+        if (isCLibrary(place.file())) throw new Unsupported("struct " + spelling + " of " + place.file() + " (the C library's)");
         checkName(name);
         if (ClangUnit.sizeOf(canonical) == ClangUnit.INCOMPLETE) throw new Unsupported("incomplete " + spelling + " by value");
         inProgress.add(name);
