@@ -121,24 +121,10 @@ public final class HeaderImport {
     private static Declarations declarations(Path out, ImportOptions o, Map<String, TypeDecl> types, Map<String, Constant> constants,
                                              List<Function> functions, List<String> headers) {
         String pkg = o.javaPackage() != null ? o.javaPackage() : "panamax." + o.library().toLowerCase(java.util.Locale.ROOT);
-        String cls = className(o.library());
-        for (String t : types.keySet()) if (className(t).equals(cls)) cls = cls + "Library";   // sqlite3 the handle
+        String cls = DeclarationsParser.defaultClassName(o.library());
+        for (String t : types.keySet()) if (DeclarationsParser.defaultClassName(t).equals(cls)) cls = cls + "Library";   // sqlite3 the handle
         return new Declarations(out.toString(), 1, o.library(), List.of(o.library()), pkg, cls, types,
                 constants, Map.of(), functions, headers);
-    }
-
-    private static String className(String library) {
-        StringBuilder b = new StringBuilder();
-        boolean up = true;
-        for (char c : library.toCharArray()) {
-            if (Character.isLetterOrDigit(c)) {
-                b.append(up ? Character.toUpperCase(c) : c);
-                up = false;
-            } else {
-                up = true;
-            }
-        }
-        return b.toString();
     }
 
     /** {@code <CL/cl.h>} for a header under a system include directory, else its path relative to the file. */

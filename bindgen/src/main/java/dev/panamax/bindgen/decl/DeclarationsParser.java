@@ -175,7 +175,8 @@ public final class DeclarationsParser {
         return name;
     }
 
-    private static String defaultClassName(String library) {
+    /** The raw class's default name: the library's name capitalized, word by word ({@code cl_lib} → {@code ClLib}). */
+    public static String defaultClassName(String library) {
         StringBuilder b = new StringBuilder();
         boolean up = true;
         for (char c : library.toCharArray()) {
