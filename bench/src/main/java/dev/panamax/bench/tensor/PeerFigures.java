@@ -12,9 +12,10 @@ import java.nio.file.Path;
 
 /**
  * The tensor suite's PyTorch and NumPy figures, from {@code peers.py} in a Python child process on one
- * thread: {@code torch.spiral.step.ms}, {@code torch.big.step.ms}, {@code numpy.op.add16.ns},
+ * thread: {@code torch.spiral.step.ms}, {@code numpy.op.add16.ns},
  * {@code torch.op.add16.ns} and {@code torch.startup.firstOp.ms}. Each figure is the median of
- * several rounds (min and max beside it).
+ * several rounds (min and max beside it). {@code torch.big.step.ms} comes from
+ * {@link BigStepAlternation}, in rounds alternating with Panamax's.
  */
 public final class PeerFigures implements Measurement {
     /** One round per command; {@code quick} runs fewer rounds of the same size. */
@@ -22,8 +23,7 @@ public final class PeerFigures implements Measurement {
 
     static final List<Workload> WORKLOADS = List.of(
             new Workload("add16 200000", 5, 10),
-            new Workload("spiral 200", 5, 10),
-            new Workload("big 3", 3, 7));
+            new Workload("spiral 200", 5, 10));
 
     @Override
     public String suite() {

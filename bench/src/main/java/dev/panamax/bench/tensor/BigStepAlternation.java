@@ -1,0 +1,48 @@
+package dev.panamax.bench.tensor;
+
+import dev.panamax.bench.Measurement;
+import dev.panamax.bench.Result;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The big training step (batch 1024, 784->1024->1024->10, Adam) on Panamax and on PyTorch in
+ * alternating rounds of the same length, one thread each, so a noisy neighbour weighs on both:
+ * {@code tensor.big.step.ms} against {@code torch.big.step.ms}. Without the Python peers only
+ * Panamax's figure is reported.
+ */
+public final class BigStepAlternation implements Measurement {
+    static final int BATCH = 1024;
+    static final int[] SIZES = {784, 1024, 1024, 10};
+    static final int STEPS_PER_ROUND = 3;
+
+    @Override
+    public String suite() {
+        return "tensor";
+    }
+
+    @Override
+    public List<Result> run(boolean quick) throws Exception {
+        int rounds = quick ? 5 : 11;
+        Optional<Path> python = PythonPeers.ensure(PythonPeers.defaultEnvironment());
+        double[] panamax = new double[rounds], torch = new double[rounds];
+        try (MlpStep step = new MlpStep(BATCH, SIZES);
+             PeerProcess peers = python.isPresent() ? PeerProcess.start(python.get(), 1) : null) {
+            step.step(); // warm-up: first-call paths, Adam's state
+            for (int r = 0; r < rounds; r++) {
+                PythonPeers.say("big step (batch 1024, 784-1024-1024-10): round " + (r + 1) + "/" + rounds);
+                if (peers != null) torch[r] = peers.measure("big " + STEPS_PER_ROUND).get("torch.big.step.ms");
+                long t0 = System.nanoTime();
+                for (int i = 0; i < STEPS_PER_ROUND; i++) step.step();
+                panamax[r] = (System.nanoTime() - t0) / 1e6 / STEPS_PER_ROUND;
+            }
+        }
+        List<Result> out = new ArrayList<>();
+        if (python.isPresent()) out.add(Result.of("torch.big.step.ms", "ms", torch, ""));
+        out.add(Result.of("tensor.big.step.ms", "ms", panamax, python.isPresent() ? "torch.big.step.ms" : ""));
+        return out;
+    }
+}
