@@ -1,6 +1,7 @@
 package dev.panamax.core.batch;
 
 import dev.panamax.core.abi.BlockLayout;
+import dev.panamax.core.abi.Classification;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -50,6 +51,10 @@ public final class Batch implements AutoCloseable {
     private long areaUsed;
     private long[] blockOffsets;
     private int ranInLastRun;
+    /** Parameter shapes by plan (identity): recording many calls of one function computes its shape once. */
+    private final java.util.IdentityHashMap<Classification, ParamBlock.Shape> shapes = new java.util.IdentityHashMap<>();
+    private Classification lastPlan;
+    private ParamBlock.Shape lastShape;
     private boolean closed;
 
     private Batch(BatchMode mode, int initialCapacity) {
@@ -110,7 +115,7 @@ public final class Batch implements AutoCloseable {
         long at = allocateBlock(layout);
         if (index == blockOffsets.length) blockOffsets = java.util.Arrays.copyOf(blockOffsets, index * 2);
         blockOffsets[index] = at;
-        ParamBlock block = new ParamBlock(thunk.plan(), area, at);
+        ParamBlock block = new ParamBlock(thunk.plan(), area, at, shapeOf(thunk.plan()));
         BatchEntry e = new BatchEntry(this, index, thunk, block);
         buffer.set(ValueLayout.ADDRESS, offset + BatchNative.THUNK, thunk.address());
         buffer.set(ValueLayout.JAVA_LONG, offset + BatchNative.BLOCK, blockAddress(index));
@@ -256,6 +261,19 @@ public final class Batch implements AutoCloseable {
         }
         areaUsed = at + size;
         return at;
+    }
+
+    /** The parameter shape of {@code plan}, worked out once per function in this batch. */
+    private ParamBlock.Shape shapeOf(Classification plan) {
+        if (plan == lastPlan) return lastShape;
+        ParamBlock.Shape shape = shapes.get(plan);
+        if (shape == null) {
+            shape = ParamBlock.Shape.of(plan);
+            shapes.put(plan, shape);
+        }
+        lastPlan = plan;
+        lastShape = shape;
+        return shape;
     }
 
     private long blockAddress(int index) {

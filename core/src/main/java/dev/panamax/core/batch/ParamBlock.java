@@ -47,18 +47,43 @@ public final class ParamBlock {
     }
 
     ParamBlock(Classification plan, Storage storage, long base) {
+        this(plan, storage, base, Shape.of(plan));
+    }
+
+    /** A block whose parameters' offsets, sizes and kinds were worked out once for its plan (a batch reuses them per function). */
+    ParamBlock(Classification plan, Storage storage, long base, Shape shape) {
         this.plan = plan;
         this.storage = storage;
         this.base = base;
-        BlockLayout block = plan.block();
-        int n = block.params().size();
-        offsets = new int[n];
-        sizes = new int[n];
-        kinds = new ValueKind[n];
-        for (int i = 0; i < n; i++) {
-            offsets[i] = block.params().get(i).offset();
-            sizes[i] = block.params().get(i).size();
-            kinds[i] = ValueKind.of(plan.type().params().get(i).type());
+        this.offsets = shape.offsets;
+        this.sizes = shape.sizes;
+        this.kinds = shape.kinds;
+    }
+
+    /** Where each parameter of a plan sits, how large it is and its kind; shared, never written after it is made. */
+    static final class Shape {
+        final int[] offsets;
+        final int[] sizes;
+        final ValueKind[] kinds;
+
+        private Shape(int[] offsets, int[] sizes, ValueKind[] kinds) {
+            this.offsets = offsets;
+            this.sizes = sizes;
+            this.kinds = kinds;
+        }
+
+        static Shape of(Classification plan) {
+            BlockLayout block = plan.block();
+            int n = block.params().size();
+            int[] offsets = new int[n];
+            int[] sizes = new int[n];
+            ValueKind[] kinds = new ValueKind[n];
+            for (int i = 0; i < n; i++) {
+                offsets[i] = block.params().get(i).offset();
+                sizes[i] = block.params().get(i).size();
+                kinds[i] = ValueKind.of(plan.type().params().get(i).type());
+            }
+            return new Shape(offsets, sizes, kinds);
         }
     }
 

@@ -28,8 +28,8 @@ import java.util.Objects;
 /**
  * Turns a submission into one core {@link Batch} and runs it: every {@code clSetKernelArg} a
  * dispatch needs (only the arguments that changed since the kernel's previous dispatch in this
- * run), every enqueue, then a marker event and a flush, in one crossing, under the device's replay
- * lock. Sizes, values and staged data go into one scratch block, kept until the run completes.
+ * run), every enqueue (the last one returning the event that tells when the run is done; a marker
+ * only for an empty command buffer) and a flush, in one crossing, under the device's replay lock. Sizes, values and staged data go into one scratch block, kept until the run completes.
  */
 final class Replay {
     private static final Thunk SET_ARG = CLThunks.clSetKernelArg.thunk();
@@ -53,6 +53,9 @@ final class Replay {
     private final List<MemorySegment> transients = new ArrayList<>();
     private MemorySegment mem;
     private long base;
+    /** The last enqueue recorded and the index of its {@code event} parameter: its event tells when the run is done. */
+    private ParamBlock lastEnqueue;
+    private int lastEventParam;
     private long at = 16;
 
     Replay(OpenClQueue queue, Submission submission) {
@@ -86,8 +89,14 @@ final class Replay {
                 run.error(e);
             }
             int markerEntry = batch.size();
-            note(markerEntry, -1, -1);
-            batch.add(MARKER).params().setAddress(0, q).setAddress(3, MemorySegment.ofAddress(base + EVENT_SLOT));
+            if (lastEnqueue != null) {
+                // an in-order queue: the last command's event completes after every command before it
+                lastEnqueue.setAddress(lastEventParam, MemorySegment.ofAddress(base + EVENT_SLOT));
+            } else {
+                note(markerEntry, -1, -1);
+                batch.add(MARKER).params().setAddress(0, q).setAddress(3, MemorySegment.ofAddress(base + EVENT_SLOT));
+            }
+            note(batch.size(), -1, -1);
             batch.add(FLUSH).params().setAddress(0, q);
             lock.lock();
             try {
@@ -98,7 +107,7 @@ final class Replay {
             } finally {
                 lock.unlock();
             }
-            if (failedAtEntry >= 0 && failedAtEntry < markerEntry) {
+            if (failedAtEntry >= 0 && failedAtEntry < markerEntry && mem.get(ValueLayout.JAVA_LONG, EVENT_SLOT) == 0) {
                 // the commands before the failing one are enqueued: the marker still tells when they are done
                 int status = CL.clEnqueueMarkerWithWaitList(q, 0, MemorySegment.NULL, MemorySegment.ofAddress(base + EVENT_SLOT));
                 if (status == CL.CL_SUCCESS) CL.clFlush(q);
@@ -139,14 +148,14 @@ final class Replay {
                 }
                 case Command.Copy cp -> {
                     note(batch.size(), i, -1);
-                    batch.add(COPY).params().setAddress(0, q).setAddress(1, mem(cp.source(), i)).setAddress(2, mem(cp.destination(), i))
+                    enqueued(batch.add(COPY).params(), 8).setAddress(0, q).setAddress(1, mem(cp.source(), i)).setAddress(2, mem(cp.destination(), i))
                             .setLong(3, cp.sourceOffset()).setLong(4, cp.destinationOffset()).setLong(5, cp.bytes());
                 }
                 case Command.Fill f -> {
                     long pattern = take(8);
                     mem.set(ValueLayout.JAVA_BYTE, pattern, f.value());
                     note(batch.size(), i, -1);
-                    batch.add(FILL).params().setAddress(0, q).setAddress(1, mem(f.buffer(), i)).setAddress(2, address(pattern))
+                    enqueued(batch.add(FILL).params(), 8).setAddress(0, q).setAddress(1, mem(f.buffer(), i)).setAddress(2, address(pattern))
                             .setLong(3, 1).setLong(4, f.offset()).setLong(5, f.bytes());
                 }
                 case Command.Write w -> {
@@ -160,19 +169,19 @@ final class Replay {
                         from = address(o);
                     }
                     note(batch.size(), i, -1);
-                    batch.add(WRITE).params().setAddress(0, q).setAddress(1, mem(w.buffer(), i)).setInt(2, CL.CL_FALSE)
+                    enqueued(batch.add(WRITE).params(), 8).setAddress(0, q).setAddress(1, mem(w.buffer(), i)).setInt(2, CL.CL_FALSE)
                             .setLong(3, w.offset()).setLong(4, data.byteSize()).setAddress(5, from);
                 }
                 case Command.Read r -> {
                     long o = take(align(r.bytes(), 64));
                     run.addRead(r, o);
                     note(batch.size(), i, -1);
-                    batch.add(READ).params().setAddress(0, q).setAddress(1, mem(r.buffer(), i)).setInt(2, CL.CL_FALSE)
+                    enqueued(batch.add(READ).params(), 8).setAddress(0, q).setAddress(1, mem(r.buffer(), i)).setInt(2, CL.CL_FALSE)
                             .setLong(3, r.offset()).setLong(4, r.bytes()).setAddress(5, address(o));
                 }
                 case Command.Barrier b -> {
                     note(batch.size(), i, -1);
-                    batch.add(BARRIER).params().setAddress(0, q);
+                    enqueued(batch.add(BARRIER).params(), 3).setAddress(0, q);
                 }
             }
         }
@@ -241,12 +250,18 @@ final class Replay {
             mem.set(ValueLayout.JAVA_LONG, sizes + 24 + 8L * k, group.get(k));
         }
         note(batch.size(), command, -1);
-        ParamBlock pb = batch.add(NDRANGE).params();
+        ParamBlock pb = enqueued(batch.add(NDRANGE).params(), 8);
         pb.setAddress(0, q).setAddress(1, p.kernel()).setInt(2, dims).setAddress(4, address(sizes));
         if (uniform || !d.exactGrid()) pb.setAddress(5, address(sizes + 24));
     }
 
     // ------------------------------------------------------------------ helpers
+
+    private ParamBlock enqueued(ParamBlock block, int eventParam) {
+        lastEnqueue = block;
+        lastEventParam = eventParam;
+        return block;
+    }
 
     private OpenClPipeline pipeline(Command.Dispatch d, int command) {
         if (d.pipeline() instanceof OpenClPipeline p && p.device() == queue.device()) return p;
