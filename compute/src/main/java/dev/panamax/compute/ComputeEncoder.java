@@ -219,29 +219,28 @@ public final class ComputeEncoder implements AutoCloseable {
                     + infos.size() + " argument" + (infos.size() == 1 ? "" : "s") + " " + names(infos));
         for (ArgumentInfo ai : infos) {
             Argument a = args[ai.index()];
-            String arg = where() + ": argument " + ai.describe();
-            if (a == null) throw new EncodingException(arg + " is not set (" + infos.size() + " arguments expected: " + names(infos) + ")");
+            if (a == null) throw new EncodingException(argument(ai) + " is not set (" + infos.size() + " arguments expected: " + names(infos) + ")");
             switch (ai.addressSpace()) {
                 case DEVICE, CONSTANT -> {
                     if (a instanceof Argument.ScalarArgument s)
-                        throw new EncodingException(arg + " takes a buffer, got a " + s.bytes() + "-byte value");
+                        throw new EncodingException(argument(ai) + " takes a buffer, got a " + s.bytes() + "-byte value");
                     if (a instanceof Argument.ThreadgroupMemory)
-                        throw new EncodingException(arg + " takes a buffer, got threadgroup memory");
+                        throw new EncodingException(argument(ai) + " takes a buffer, got threadgroup memory");
                     if (a instanceof Argument.BufferArgument b && b.buffer().isClosed())
-                        throw new EncodingException(arg + ": " + b.buffer().describe() + " is closed");
+                        throw new EncodingException(argument(ai) + ": " + b.buffer().describe() + " is closed");
                 }
                 case THREADGROUP -> {
                     if (!(a instanceof Argument.ThreadgroupMemory))
-                        throw new EncodingException(arg + " is threadgroup memory: give its length with setThreadgroupMemoryLength, got " + kind(a));
+                        throw new EncodingException(argument(ai) + " is threadgroup memory: give its length with setThreadgroupMemoryLength, got " + kind(a));
                 }
                 case VALUE -> {
                     if (a instanceof Argument.BufferArgument || a instanceof Argument.ThreadgroupMemory)
-                        throw new EncodingException(arg + " takes a value of " + ai.valueBytes() + " bytes, got " + kind(a));
+                        throw new EncodingException(argument(ai) + " takes a value of " + ai.valueBytes() + " bytes, got " + kind(a));
                     long n = a.valueBytes();
                     if (ai.valueBytes() >= 0 && n != ai.valueBytes())
-                        throw new EncodingException(arg + " takes " + ai.valueBytes() + " bytes, got " + n);
+                        throw new EncodingException(argument(ai) + " takes " + ai.valueBytes() + " bytes, got " + n);
                     if (n > info.maxBytesArgument())
-                        throw new EncodingException(arg + ": " + n + " bytes by value is more than this device takes ("
+                        throw new EncodingException(argument(ai) + ": " + n + " bytes by value is more than this device takes ("
                                 + info.maxBytesArgument() + "); declare it as a pointer and setBytes will pass a transient buffer");
                 }
             }
@@ -257,6 +256,11 @@ public final class ComputeEncoder implements AutoCloseable {
         if (group.count() > limit)
             throw new EncodingException(where() + ": threadgroup " + group + " has " + group.count() + " threads, more than '"
                     + pipeline.name() + "' can run (" + limit + ")");
+    }
+
+    /** {@code command buffer #3 command 2 (dispatch 'scale'): argument 1 'factor' (float)}: made only for a message. */
+    private String argument(ArgumentInfo ai) {
+        return where() + ": argument " + ai.describe();
     }
 
     private static String kind(Argument a) {
