@@ -45,6 +45,9 @@ public final class MatmulFigures implements Measurement {
         int rounds = quick ? 5 : 15;
         double[] tensor = new double[rounds];
         double[] blas = new double[rounds];
+        double[] tensorCpu = new double[rounds];
+        double[] blasCpu = new double[rounds];
+        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
         MethodHandle sgemm = NativeLibrary.load("libopenblas.so.0").downcall("cblas_sgemm", FunctionDescriptor.ofVoid(
                 ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
                 ValueLayout.JAVA_INT, ValueLayout.JAVA_FLOAT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
@@ -62,17 +65,22 @@ public final class MatmulFigures implements Measurement {
             }
             for (int r = 0; r < rounds; r++) {
                 System.err.println("matmul 1024: round " + (r + 1) + "/" + rounds);
-                long t = System.nanoTime();
+                long c = threads.getCurrentThreadCpuTime(), t = System.nanoTime();
                 product(a, b);
                 tensor[r] = FLOP / (System.nanoTime() - t);
+                tensorCpu[r] = FLOP / (threads.getCurrentThreadCpuTime() - c);
+                c = threads.getCurrentThreadCpuTime();
                 t = System.nanoTime();
                 direct(sgemm, ma, mb, mc);
                 blas[r] = FLOP / (System.nanoTime() - t);
+                blasCpu[r] = FLOP / (threads.getCurrentThreadCpuTime() - c);
             }
         }
         List<Result> out = new ArrayList<>();
         out.add(Result.of("openblas.matmul1024.gflops", "GFLOPS", blas, ""));
         out.add(Result.of("tensor.matmul1024.gflops", "GFLOPS", tensor, "openblas.matmul1024.gflops"));
+        out.add(Result.of("openblas.matmul1024.cpu.gflops", "GFLOPS", blasCpu, ""));
+        out.add(Result.of("tensor.matmul1024.cpu.gflops", "GFLOPS", tensorCpu, "openblas.matmul1024.cpu.gflops"));
         return out;
     }
 
