@@ -51,6 +51,11 @@ record BridgeStats(String backend, Map<String, Long> counters, long peakNativeBy
         return counter("crossings");
     }
 
+    /** Bytes of tensor operands native kernels used in place, by address (-1: the backend keeps no such count). */
+    long zeroCopyBytes() {
+        return counter("zeroCopyBytes");
+    }
+
     /** Kernels run per native crossing, or NaN without crossings. */
     double kernelsPerCrossing() {
         long c = counter("crossings"), k = counter("kernels");

@@ -25,7 +25,7 @@ import java.util.concurrent.Callable;
 @Command(name = "demo", sortOptions = false, description = {
         "Train a small neural network with Panamax tensors: an MLP on a generated 3-class spiral (nothing is",
         "downloaded), or on your own data (--data FILE.npz). Prints validation accuracy, steps/s and the bridge's",
-        "statistics (native crossings, kernels per crossing, handles leaked)."})
+        "statistics (native crossings, kernels per crossing, bytes zero-copied, handles leaked)."})
 public final class DemoCommand implements Callable<Integer> {
     /** Validation accuracy the default run reaches on the spiral (the README promises it). */
     static final double SPIRAL_TARGET = 0.95;
@@ -163,6 +163,7 @@ public final class DemoCommand implements Callable<Integer> {
             b.append(String.format(Locale.ROOT, "native crossings %,d", s.crossings()));
             double perCrossing = s.kernelsPerCrossing();
             if (!Double.isNaN(perCrossing)) b.append(String.format(Locale.ROOT, ", %.1f kernels per crossing", perCrossing));
+            if (s.zeroCopyBytes() >= 0) b.append(String.format(Locale.ROOT, ", %.2f GB zero-copied", s.zeroCopyBytes() / 1e9));
         } else {
             b.append("no native crossings (the ").append(s.backend()).append(" backend computes in Java, on native memory)");
         }
@@ -189,6 +190,7 @@ public final class DemoCommand implements Callable<Integer> {
         bridge.put("nativeCrossings", Math.max(0, stats.crossings()));
         double perCrossing = stats.kernelsPerCrossing();
         bridge.put("kernelsPerCrossing", Double.isNaN(perCrossing) ? null : perCrossing);
+        bridge.put("bytesZeroCopied", Math.max(0, stats.zeroCopyBytes()));
         bridge.put("peakNativeBytes", stats.peakNativeBytes());
         bridge.put("releasedByGc", stats.releasedByGc());
         bridge.put("handlesLeaked", stats.handlesLeaked());

@@ -82,6 +82,22 @@ class DemoCommandTest {
     }
 
     @Test
+    void reportsTheNativeBackendsCrossingsAndZeroCopiedBytes(@TempDir Path dir) throws IOException {
+        Path json = dir.resolve("cpu.json");
+        Run r = demo(with(SHORT, "--backend", "cpu", "--json", json.toString()));
+        assertEquals(0, r.exit(), r.err() + r.out());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> stats = (Map<String, Object>) JSON.std.mapFrom(Files.readString(json)).get("statistics");
+        long crossings = ((Number) stats.get("nativeCrossings")).longValue();
+        assertTrue(crossings > 0, stats.toString());
+        assertTrue(((Number) stats.get("kernelsPerCrossing")).doubleValue() >= 1, stats.toString());
+        // at least the first layer's weights (2 x 48 floats) are read by every step's forward pass
+        assertTrue(((Number) stats.get("bytesZeroCopied")).longValue() > 80L * 2 * 48 * 4, stats.toString());
+        assertEquals(0, ((Number) stats.get("handlesLeaked")).intValue(), stats.toString());
+        assertTrue(r.out().contains("GB zero-copied"), r.out());
+    }
+
+    @Test
     void trainsOnAnNpzArchiveWithMoreFeatures(@TempDir Path dir) throws IOException {
         // four features, the class decided by the sign of the first two (the last two are noise)
         int n = 400, d = 4;

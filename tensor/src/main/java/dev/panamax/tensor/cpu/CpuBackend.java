@@ -3,6 +3,7 @@ package dev.panamax.tensor.cpu;
 import dev.panamax.tensor.reference.ReferenceBackend;
 import dev.panamax.tensor.spi.Backend;
 import dev.panamax.tensor.spi.Kernel;
+import dev.panamax.tensor.spi.Operand;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -42,6 +43,7 @@ public final class CpuBackend implements Backend {
     private final LongAdder crossings = new LongAdder();
     private final LongAdder batched = new LongAdder();
     private final LongAdder fallbacks = new LongAdder();
+    private final LongAdder zeroCopyBytes = new LongAdder();
 
     /** A backend with the settings of the system properties. */
     public CpuBackend() {
@@ -96,7 +98,9 @@ public final class CpuBackend implements Backend {
     /**
      * {@code kernels} (native kernels run or recorded), {@code crossings} (native calls that ran
      * them), {@code batchedKernels} (kernels that ran inside a batch of two or more),
-     * {@code fallbacks} (kernels run by the reference implementation).
+     * {@code fallbacks} (kernels run by the reference implementation), {@code zeroCopyBytes} (bytes of
+     * tensor operands the native kernels read and wrote in place, by address: nothing was copied across
+     * the boundary for them; a broadcast operand counts the elements it really spans).
      */
     @Override
     public Map<String, Long> counters() {
@@ -105,11 +109,34 @@ public final class CpuBackend implements Backend {
         m.put("crossings", crossings.sum());
         m.put("batchedKernels", batched.sum());
         m.put("fallbacks", fallbacks.sum());
+        m.put("zeroCopyBytes", zeroCopyBytes.sum());
         return m;
     }
 
-    void countKernel() {
+    void countKernel(Kernel source) {
         kernels.increment();
+        zeroCopyBytes.add(operandBytes(source));
+    }
+
+    /** The bytes of every operand of {@code k}, a broadcast dimension (stride 0) counted once. */
+    static long operandBytes(Kernel k) {
+        return switch (k) {
+            case Kernel.Fill f -> bytes(f.out());
+            case Kernel.Unary u -> bytes(u.out()) + bytes(u.in());
+            case Kernel.Binary b -> bytes(b.out()) + bytes(b.a()) + bytes(b.b());
+            case Kernel.BinaryScalar b -> bytes(b.out()) + bytes(b.a());
+            case Kernel.Where w -> bytes(w.out()) + bytes(w.cond()) + bytes(w.a()) + bytes(w.b());
+            case Kernel.Reduce r -> bytes(r.out()) + bytes(r.in());
+            case Kernel.MatMul m -> bytes(m.out()) + bytes(m.a()) + bytes(m.b());
+            case Kernel.IndexSelect i -> bytes(i.out()) + bytes(i.in()) + bytes(i.index());
+            case Kernel.IndexAdd i -> bytes(i.out()) + bytes(i.index()) + bytes(i.src());
+        };
+    }
+
+    private static long bytes(Operand o) {
+        long n = o.dtype().byteSize();
+        for (int i = 0; i < o.rank(); i++) if (o.strides()[i] != 0) n *= o.shape()[i];
+        return n;
     }
 
     void countCrossing(int kernelsRun) {

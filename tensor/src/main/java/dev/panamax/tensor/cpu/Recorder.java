@@ -80,7 +80,7 @@ final class Recorder {
     /** Runs {@code kernel} on {@code d} now (eager mode) or later (lazy); {@code source} is what it computes. */
     void submit(CpuKernel kernel, Descriptor d, long work, Kernel source) {
         recorded.add(source);
-        backend.countKernel();
+        backend.countKernel(source);
         if (!lazy) {
             try {
                 runNow(kernel, d, work, 0);
