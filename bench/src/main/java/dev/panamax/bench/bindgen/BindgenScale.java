@@ -105,7 +105,9 @@ public final class BindgenScale implements Measurement {
         Files.writeString(yaml, StartupDeclarations.yaml(StartupSignatures.functions(), BatchNatives.libraryFile().toString(), 1));
         Bindgen.Generation g = Bindgen.generate(DeclarationsParser.parse(yaml));
         Path classes = dir.resolve("classes");
-        JavaSources.compile(g.java(), classes);
+        List<Bindgen.GeneratedFile> sources = new ArrayList<>(g.java());
+        sources.add(StartupCalls.source(StartupSignatures.functions()));
+        JavaSources.compile(sources, classes);
         double[] thunks = new double[runs];
         double[] raw = new double[runs];
         for (int i = 0; i < runs; i++) {
