@@ -47,6 +47,8 @@ public final class CommandBuffer {
     private Object openEncoder;
     private volatile CommandBufferStatus status = CommandBufferStatus.NOT_ENQUEUED;
     private volatile CommandBufferException error;
+    /** Whether the future was asked for: the run is then finished when the device completes it, waiter or not. */
+    private volatile boolean notify;
 
     CommandBuffer(CommandQueue queue, String number, References references, Validation validation) {
         this.queue = queue;
@@ -130,7 +132,9 @@ public final class CommandBuffer {
         queue.acquireSlot();
         status = CommandBufferStatus.COMMITTED;
         Submission s = new Submission(label, commands, references, validation, this::finished);
+        if (notify || !handlers.isEmpty()) s.requestNotifyOnCompletion();
         submission = s;
+        queue.committed(this);
         try {
             queue.submit(s);
         } catch (Throwable t) {
@@ -185,6 +189,14 @@ public final class CommandBuffer {
      * that finished it (the queue's executor or a waiting thread), never the driver's.
      */
     public CompletableFuture<CommandBuffer> completion() {
+        if (!notify) {
+            notify = true;
+            Submission s = submission;
+            if (s != null) {
+                s.requestNotifyOnCompletion();
+                queue.driver().notifyOnCompletion(s);
+            }
+        }
         return completion;
     }
 
@@ -195,7 +207,7 @@ public final class CommandBuffer {
 
     // ---------------------------------------------------------------- for the encoders
 
-    private Submission submission;
+    private volatile Submission submission;
 
     String where() {
         return label + " command " + commandCount();
@@ -259,7 +271,7 @@ public final class CommandBuffer {
         resources = null;
         lastResource = null;
         commands = null;
-        queue.releaseSlot();
+        queue.releaseSlot(this);
         CommandBufferStatus st = status;
         for (CompletedHandler h : handlers) queue.runHandler(h, st, label);
         if (failure == null) completion.complete(this);

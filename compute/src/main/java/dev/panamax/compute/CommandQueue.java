@@ -36,6 +36,8 @@ public final class CommandQueue implements AutoCloseable {
     private final Executor handlers;
     private final AtomicLong numbers = new AtomicLong();
     private final AtomicLong handlerFailures = new AtomicLong();
+    /** Committed command buffers not finished yet, oldest first. */
+    private final java.util.concurrent.ConcurrentLinkedDeque<CommandBuffer> pending = new java.util.concurrent.ConcurrentLinkedDeque<>();
     private volatile boolean closed;
 
     /**
@@ -84,6 +86,7 @@ public final class CommandQueue implements AutoCloseable {
 
     /** Waits until every committed command buffer has finished. */
     public void waitUntilIdle() {
+        for (CommandBuffer cb : pending) cb.waitUntilCompleted();
         slots.acquireUninterruptibly(maxInFlight);
         slots.release(maxInFlight);
     }
@@ -103,12 +106,34 @@ public final class CommandQueue implements AutoCloseable {
         return driver;
     }
 
+    /**
+     * A slot for one more command buffer in flight: when every slot is taken, waits for the oldest
+     * command buffer (which finishes it if the device is done with it).
+     */
     void acquireSlot() {
         if (closed) throw new IllegalStateException("command queue is closed");
-        slots.acquireUninterruptibly();
+        boolean interrupted = false;
+        while (!slots.tryAcquire()) {
+            CommandBuffer oldest = pending.peekFirst();
+            if (oldest != null) {
+                oldest.waitUntilCompleted();
+            } else {
+                try {
+                    if (slots.tryAcquire(1, java.util.concurrent.TimeUnit.MILLISECONDS)) break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) Thread.currentThread().interrupt();
     }
 
-    void releaseSlot() {
+    void committed(CommandBuffer cb) {
+        pending.addLast(cb);
+    }
+
+    void releaseSlot(CommandBuffer cb) {
+        pending.remove(cb);
         slots.release();
     }
 

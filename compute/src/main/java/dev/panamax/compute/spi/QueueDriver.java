@@ -6,13 +6,17 @@ package dev.panamax.compute.spi;
  */
 public interface QueueDriver extends AutoCloseable {
     /**
-     * Hands the submission's commands to the device without waiting for them. Later, from any thread
-     * but never from inside a driver callback that user code could stall, the driver frees what it
-     * made for the run and calls {@link Submission#finished} exactly once. A command refused while
-     * enqueueing does not throw: the commands before it still run, and the submission finishes with
-     * the error.
+     * Hands the submission's commands to the device without waiting for them. The run is finished
+     * (the driver frees what it made for it and calls {@link Submission#finished} exactly once) by
+     * the first of: a thread in {@link #await}, or, when {@link Submission#notifyOnCompletion()} is
+     * set or {@link #notifyOnCompletion} is called, the device's completion callback, handled off the
+     * driver's thread. A command refused while enqueueing does not throw: the commands before it
+     * still run, and the submission finishes with the error.
      */
     void submit(Submission submission);
+
+    /** From now on, finish the submission when the device completes it even if nobody waits. Idempotent. */
+    void notifyOnCompletion(Submission submission);
 
     /** Blocks until the submission is finished (it has called {@link Submission#finished}). */
     void await(Submission submission) throws InterruptedException;

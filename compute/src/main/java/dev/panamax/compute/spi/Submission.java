@@ -19,6 +19,8 @@ public final class Submission {
     private final Consumer<CommandBufferException> onFinished;
     /** The driver's own state for this run (events, scratch memory). */
     private volatile Object driverState;
+    private volatile boolean notifyOnCompletion;
+    private volatile boolean finished;
 
     public Submission(String label, List<Command> commands, References references, Validation validation,
                       Consumer<CommandBufferException> onFinished) {
@@ -46,6 +48,21 @@ public final class Submission {
         return validation;
     }
 
+    /** Whether the run must be finished when the device completes it, waiter or not (handlers, a future). */
+    public boolean notifyOnCompletion() {
+        return notifyOnCompletion;
+    }
+
+    /** Asks for {@link #notifyOnCompletion()}; the caller then tells the driver ({@link QueueDriver#notifyOnCompletion}). */
+    public void requestNotifyOnCompletion() {
+        notifyOnCompletion = true;
+    }
+
+    /** Whether {@link #finished} was called. */
+    public boolean isFinished() {
+        return finished;
+    }
+
     public Object driverState() {
         return driverState;
     }
@@ -61,6 +78,7 @@ public final class Submission {
 
     /** The run is over: {@code error} is null when every command completed. Call once. */
     public void finished(CommandBufferException error) {
+        finished = true;
         onFinished.accept(error);
     }
 }

@@ -72,12 +72,23 @@ final class OpenClQueue implements QueueDriver {
         if (closed) throw new IllegalStateException("command queue is closed");
         Run run = new Replay(this, submission).replay();
         submission.driverState(run);
-        run.watch();
+        if (run.hasNoEvent()) {
+            run.finishNow();
+        } else if (submission.notifyOnCompletion()) {
+            run.watch();
+        }
+    }
+
+    @Override
+    public void notifyOnCompletion(Submission submission) {
+        if (submission.driverState() instanceof Run run) run.watch();
     }
 
     @Override
     public void await(Submission submission) throws InterruptedException {
-        Object state = submission.driverState();
+        Object state;
+        // a commit on another thread may still be handing the commands over
+        while ((state = submission.driverState()) == null && !submission.isFinished()) Thread.onSpinWait();
         if (state instanceof Run run) run.await();
     }
 

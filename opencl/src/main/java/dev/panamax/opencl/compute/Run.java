@@ -17,9 +17,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One submitted command buffer on its way to completion: its marker event, scratch memory and
- * pending reads. Finished once, by whichever comes first: the marker's callback (handed to a
- * virtual thread by core's registry) or a thread waiting in {@link #await()}.
+ * One submitted command buffer on its way to completion: its completion event, scratch memory and
+ * pending reads. Finished once, by whichever comes first: a thread waiting in {@link #await()}, or,
+ * when completion was asked for ({@link #watch()}: handlers, a future), the event's callback,
+ * handed to a virtual thread by core's registry.
  */
 final class Run {
     private final OpenClQueue queue;
@@ -28,6 +29,7 @@ final class Run {
     private final List<Command.Read> reads = new ArrayList<>();
     private final List<Long> readOffsets = new ArrayList<>();
     private final AtomicBoolean done = new AtomicBoolean();
+    private final AtomicBoolean watched = new AtomicBoolean();
     private final CountDownLatch finished = new CountDownLatch(1);
     /** The run's and every waiter's hold on the event; the last one releases it. */
     private final AtomicInteger eventHolds = new AtomicInteger(1);
@@ -53,23 +55,37 @@ final class Run {
         if (this.error == null) this.error = error;
     }
 
-    /** Asks for the marker's completion callback; without a marker the run is finished at once. */
+    boolean hasNoEvent() {
+        return event.address() == 0;
+    }
+
+    /** Finishes a run that has no event (nothing was enqueued). */
+    void finishNow() {
+        finish(CL.CL_COMPLETE);
+    }
+
+    /**
+     * Asks for the completion event's callback (once), so that the run is finished when the device
+     * completes it even if nobody waits. Holds the event meanwhile: a run finished by a waiter has
+     * released it, and then there is nothing to ask.
+     */
     void watch() {
-        if (event.address() == 0) {
-            finish(CL.CL_COMPLETE);
-            return;
-        }
-        int id = OpenClQueue.EVENTS.registerOnce((ev, status) -> finish(status));
-        int status = CL.clSetEventCallback(event, CL.CL_COMPLETE, OpenClQueue.EVENTS.stub(), CallbackRegistry.userData(id));
-        if (status != CL.CL_SUCCESS) {
-            OpenClQueue.EVENTS.unregister(id);
-            Thread.ofVirtual().start(() -> {
-                try {
-                    await();
-                } catch (InterruptedException ignored) {
-                    Thread.currentThread().interrupt();
-                }
-            });
+        if (!watched.compareAndSet(false, true) || !holdEvent()) return;
+        try {
+            int id = OpenClQueue.EVENTS.registerOnce((ev, status) -> finish(status));
+            int status = CL.clSetEventCallback(event, CL.CL_COMPLETE, OpenClQueue.EVENTS.stub(), CallbackRegistry.userData(id));
+            if (status != CL.CL_SUCCESS) {
+                OpenClQueue.EVENTS.unregister(id);
+                Thread.ofVirtual().start(() -> {
+                    try {
+                        await();
+                    } catch (InterruptedException ignored) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            }
+        } finally {
+            dropEvent();
         }
     }
 
