@@ -9,11 +9,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.zip.CRC32C;
 
 /**
  * Extracts a shared library shipped as a class-path resource into a content-addressed cache
- * directory ({@code <cache>/<sha256>/<file name>}), once.
+ * directory ({@code <cache>/<crc32c>-<length>/<file name>}, checked byte for byte when reused), once.
  *
  * <p>Two JVMs extracting the same library at the same moment are safe: each writes its own temp
  * file in the target directory and moves it into place with an atomic rename; the loser's rename
@@ -69,12 +71,21 @@ public final class BundledLibrary {
         return install(bytes, fileName, cacheDir);
     }
 
-    /** Writes {@code bytes} to {@code cacheDir/<sha256>/fileName} unless already there; returns that path. */
+    /**
+     * Writes {@code bytes} to {@code cacheDir/<key>/fileName} unless a file with exactly these bytes is
+     * already there; returns that path. The key is {@link #quickKey} (cheap on the startup path: no
+     * security provider to initialize); a different file already under that key (a CRC collision)
+     * sends this library to {@code cacheDir/<sha256>/fileName} instead, so a file is never rewritten.
+     */
     public static Path install(byte[] bytes, String fileName, Path cacheDir) {
-        Path dir = cacheDir.resolve(sha256(bytes));
-        Path target = dir.resolve(fileName);
+        Path target = cacheDir.resolve(quickKey(bytes)).resolve(fileName);
+        if (holds(target, bytes)) return target;
+        if (Files.exists(target)) {
+            target = cacheDir.resolve(sha256(bytes)).resolve(fileName);
+            if (Files.isRegularFile(target) && sizeOf(target) == bytes.length) return target;
+        }
+        Path dir = target.getParent();
         try {
-            if (Files.isRegularFile(target) && Files.size(target) == bytes.length) return target;
             Files.createDirectories(dir);
             Path tmp = Files.createTempFile(dir, fileName + ".", ".tmp");
             try {
@@ -91,6 +102,31 @@ public final class BundledLibrary {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot extract native library to " + target
                     + " (set -Dpanamax.cacheDir or PANAMAX_CACHE to a writable directory)", e);
+        }
+    }
+
+    /** The cache directory name for {@code bytes}: CRC-32C and length, both in hex. */
+    static String quickKey(byte[] bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        String hex = Long.toHexString(crc.getValue());
+        return "00000000".substring(hex.length()) + hex + "-" + Integer.toHexString(bytes.length);
+    }
+
+    /** Whether {@code file} exists and holds exactly {@code bytes}. */
+    private static boolean holds(Path file, byte[] bytes) {
+        try {
+            return Files.isRegularFile(file) && Files.size(file) == bytes.length && Arrays.equals(Files.readAllBytes(file), bytes);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            return -1;
         }
     }
 

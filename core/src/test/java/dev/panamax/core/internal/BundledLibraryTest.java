@@ -21,7 +21,7 @@ class BundledLibraryTest {
         Path second = BundledLibrary.extract(getClass().getClassLoader(), "libpanamax.so", cache);
         assertEquals(first, second);
         byte[] bytes = Files.readAllBytes(first);
-        assertEquals(BundledLibrary.sha256(bytes), first.getParent().getFileName().toString());
+        assertEquals(BundledLibrary.quickKey(bytes), first.getParent().getFileName().toString());
         try (var files = Files.list(first.getParent())) {
             assertEquals(1, files.count(), "no temp files left behind");
         }
@@ -48,6 +48,22 @@ class BundledLibraryTest {
         try (var files = Files.list(p.getParent())) {
             assertEquals(1, files.count());
         }
+    }
+
+    @Test
+    void anotherFileUnderTheSameKeyIsLeftAloneAndTheLibraryGoesUnderItsSha256(@TempDir Path cache) throws Exception {
+        byte[] bytes = "library".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] other = "LIBRARY".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Path squatter = cache.resolve(BundledLibrary.quickKey(bytes)).resolve("libx.so");
+        Files.createDirectories(squatter.getParent());
+        Files.write(squatter, other);
+
+        Path p = BundledLibrary.install(bytes, "libx.so", cache);
+
+        assertEquals(cache.resolve(BundledLibrary.sha256(bytes)).resolve("libx.so"), p);
+        assertArrayEquals(bytes, Files.readAllBytes(p));
+        assertArrayEquals(other, Files.readAllBytes(squatter), "the file already there is not rewritten");
+        assertEquals(p, BundledLibrary.install(bytes, "libx.so", cache));
     }
 
     @Test

@@ -18,10 +18,10 @@ import java.lang.invoke.MethodHandle;
  * Every kernel is {@code int64_t pmx_t_NAME(void *descriptor)}: one pointer in, a status out (0, or
  * 1 + the position of a bad index or label). That one shape serves three ways of calling:
  * <ul>
- *   <li>{@link #critical}: a {@code critical(false)} downcall, for short work (no thread-state
+ *   <li>{@link #critical()}: a {@code critical(false)} downcall, for short work (no thread-state
  *       transition, but safepoints wait for it);</li>
- *   <li>{@link #standard}: a plain downcall, for long work (a large product, a large reduction);</li>
- *   <li>{@link #recorder}: the kernel at {@link Tier#BATCHED}, recorded into a core
+ *   <li>{@link #standard()}: a plain downcall, for long work (a large product, a large reduction);</li>
+ *   <li>{@link #recorder()}: the kernel at {@link Tier#BATCHED}, recorded into a core
  *       {@link dev.panamax.core.batch.Batch}; its MetaABI thunk ({@code pmx_thunk_pmx_t_NAME}, the
  *       VOID_PTR shape, written beside each kernel in C) passes the entry's cell straight through.</li>
  * </ul>
@@ -36,19 +36,41 @@ enum CpuKernel {
     INDEX("index"),
     MATMUL("matmul");
 
+    private static final FunctionDescriptor DESCRIPTOR = FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
+
     final String symbol;
-    final MethodHandle critical;
-    final MethodHandle standard;
-    final BatchedFunction recorder;
+    // Linked on first use, one form at a time: a first op links the one downcall it runs rather than
+    // every form of every kernel. A race links twice and keeps either (both are equivalent and immutable).
+    private MethodHandle critical;
+    private MethodHandle standard;
+    private BatchedFunction recorder;
 
     CpuKernel(String name) {
         this.symbol = "pmx_t_" + name;
-        NativeLibrary lib = Library.KERNELS;
-        FunctionDescriptor fd = FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
-        this.critical = lib.downcall(symbol, fd, Tier.CRITICAL);
-        this.standard = lib.downcall(symbol, fd, Tier.STANDARD);
-        this.recorder = lib.function(symbol).type(Library.TYPE).tier(Tier.BATCHED).recorder()
-                .asCritical().withStatus(StatusRule.successIs(0));
+    }
+
+    /** The kernel as a {@code critical(false)} downcall. */
+    MethodHandle critical() {
+        MethodHandle h = critical;
+        if (h == null) critical = h = Library.KERNELS.downcall(symbol, DESCRIPTOR, Tier.CRITICAL);
+        return h;
+    }
+
+    /** The kernel as a plain downcall. */
+    MethodHandle standard() {
+        MethodHandle h = standard;
+        if (h == null) standard = h = Library.KERNELS.downcall(symbol, DESCRIPTOR, Tier.STANDARD);
+        return h;
+    }
+
+    /** The kernel at {@link Tier#BATCHED}, for recording into a batch. */
+    BatchedFunction recorder() {
+        BatchedFunction f = recorder;
+        if (f == null) {
+            recorder = f = Library.KERNELS.function(symbol).type(Library.TYPE).tier(Tier.BATCHED).recorder()
+                    .asCritical().withStatus(StatusRule.successIs(0));
+        }
+        return f;
     }
 
     /** Loads the kernels' library (and applies the thread budget) if that has not happened yet. */
@@ -60,7 +82,7 @@ enum CpuKernel {
     long call(MemorySegment descriptor, boolean longWork) {
         try {
             if (this == ELEMENTWISE && !longWork) return (long) Direct.ELEMENTWISE_CRITICAL.invokeExact(descriptor);
-            return longWork ? (long) standard.invokeExact(descriptor) : (long) critical.invokeExact(descriptor);
+            return longWork ? (long) standard().invokeExact(descriptor) : (long) critical().invokeExact(descriptor);
         } catch (Throwable t) {
             throw new IllegalStateException("kernel " + symbol + " failed to run", t);
         }
@@ -68,7 +90,7 @@ enum CpuKernel {
 
     /** The most frequent direct call in a constant the JIT can inline (an enum's fields are not trusted as constants). */
     private static final class Direct {
-        static final MethodHandle ELEMENTWISE_CRITICAL = ELEMENTWISE.critical;
+        static final MethodHandle ELEMENTWISE_CRITICAL = ELEMENTWISE.critical();
 
         private Direct() {}
     }

@@ -161,7 +161,7 @@ final class Recorder {
     }
 
     private void record(CpuKernel kernel, Descriptor d) {
-        batch.add(kernel.recorder.thunk()).params().setAddress(0, d.segment());
+        batch.add(kernel.recorder().thunk()).params().setAddress(0, d.segment());
     }
 
     /** Runs one kernel now; {@code index} is its position in the recording (to name it if it fails). */

@@ -5,6 +5,7 @@ import dev.panamax.core.call.Tier;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
@@ -91,8 +92,12 @@ public final class ThreadBudget {
         }
     }
 
+    // The calls made once while the kernels load (setenv, pmx_t_set_threads) are plain linker handles
+    // used on the spot: a core downcall's lazy call site would spin method handles for each of their
+    // signatures on the path of the first op, for calls made once or twice in the process's life.
     private static void setKernelThreads(NativeLibrary kernels, int threads) {
-        MethodHandle set = kernels.downcall("pmx_t_set_threads", FunctionDescriptor.ofVoid(ValueLayout.JAVA_INT), Tier.STANDARD);
+        MethodHandle set = Linker.nativeLinker().downcallHandle(kernels.symbol("pmx_t_set_threads"),
+                FunctionDescriptor.ofVoid(ValueLayout.JAVA_INT));
         try {
             set.invokeExact(threads);
         } catch (Throwable t) {
@@ -102,8 +107,9 @@ public final class ThreadBudget {
 
     private static void setenvIfUnset(String name, String value) {
         if (System.getenv(name) != null) return;
-        MethodHandle setenv = NativeLibrary.system().downcall("setenv",
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT), Tier.STANDARD);
+        Linker linker = Linker.nativeLinker();
+        MethodHandle setenv = linker.downcallHandle(linker.defaultLookup().find("setenv").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment n = arena.allocateFrom(name), v = arena.allocateFrom(value);
             int ignored = (int) setenv.invokeExact(n, v, 0);
