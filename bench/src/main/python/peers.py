@@ -4,8 +4,9 @@ The benchmark JVM starts this script with the venv's python and talks to it one 
 so the peers' figures are measured interleaved with Panamax's, on the same machine in the same run.
 
 Each command on stdin gets one JSON line on stdout:
-  spiral STEPS   -> {"name": "torch.spiral.step.ms", "unit": "ms", "value": ms per training step}
-  big STEPS      -> {"name": "torch.big.step.ms", ...}
+  spiral STEPS   -> {"name": "torch.spiral.step.ms", "unit": "ms", "value": ms per training step} and
+                    torch.spiral.step.cpu.ms, the same in this thread's CPU time (not lost to preemption)
+  big STEPS      -> torch.big.step.ms and torch.big.step.cpu.ms
   add16 N        -> {"name": "numpy.op.add16.ns", ...} then {"name": "torch.op.add16.ns", ...} on one line
                     as {"results": [...]}
   startup        -> {"name": "torch.startup.firstOp.ms", ...}: import torch + the first op, measured
@@ -87,9 +88,10 @@ class Trainer:
         return loss.item()  # the result is read, as Panamax's side reads it
 
     def ms_per_step(self, steps):
-        t = time.perf_counter_ns()
+        """Wall time and this thread's CPU time per step, in ms (one intra-op thread: the step runs here)."""
+        t, c = time.perf_counter_ns(), time.thread_time_ns()
         self.run(steps)
-        return (time.perf_counter_ns() - t) / steps / 1e6
+        return (time.perf_counter_ns() - t) / steps / 1e6, (time.thread_time_ns() - c) / steps / 1e6
 
 
 _trainers = {}
@@ -123,7 +125,9 @@ def handle(words):
     cmd = words[0]
     if cmd in ("spiral", "big"):
         steps = int(words[1])
-        return [{"name": "torch.%s.step.ms" % cmd, "unit": "ms", "value": trainer(cmd).ms_per_step(steps)}]
+        wall, cpu = trainer(cmd).ms_per_step(steps)
+        return [{"name": "torch.%s.step.ms" % cmd, "unit": "ms", "value": wall},
+                {"name": "torch.%s.step.cpu.ms" % cmd, "unit": "ms", "value": cpu}]
     if cmd == "add16":
         n = int(words[1])
         return [

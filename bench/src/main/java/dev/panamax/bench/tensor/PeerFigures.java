@@ -12,7 +12,8 @@ import java.nio.file.Path;
 
 /**
  * The tensor suite's PyTorch and NumPy figures, from {@code peers.py} in a Python child process on one
- * thread: {@code torch.spiral.step.ms}, {@code numpy.op.add16.ns},
+ * thread: {@code torch.spiral.step.ms} (and {@code .cpu.ms}, the step in thread CPU time, beside
+ * {@code tensor.spiral.step.cpu.ms}), {@code numpy.op.add16.ns},
  * {@code torch.op.add16.ns} and {@code torch.startup.firstOp.ms}. Each figure is the median of
  * several rounds (min and max beside it). {@code torch.big.step.ms} comes from
  * {@link BigStepAlternation}, in rounds alternating with Panamax's.

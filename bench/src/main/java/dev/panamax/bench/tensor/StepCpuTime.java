@@ -57,7 +57,7 @@ public final class StepCpuTime implements Measurement {
             }
         }
         List<Result> out = new ArrayList<>();
-        out.add(Result.of("tensor.spiral.step.cpu.ms", "ms", cpu[0], ""));
+        out.add(Result.of("tensor.spiral.step.cpu.ms", "ms", cpu[0], "torch.spiral.step.cpu.ms"));
         out.add(Result.of("tensor.spiral.step.perOp.cpu.ms", "ms", cpu[1], "tensor.spiral.step.cpu.ms"));
         out.add(Result.of("tensor.spiral.step.wall.ms", "ms", wall[0], ""));
         out.add(Result.of("tensor.spiral.step.perOp.wall.ms", "ms", wall[1], "tensor.spiral.step.wall.ms"));
