@@ -112,8 +112,10 @@ public final class Planner {
                         + (f.batchable() ? " (its thunk is generated: call it in a Batch)" : "")));
                 continue;
             }
-            raw.add(rawFunction(f, cf));
+            RawFunction rf = rawFunction(f, cf);
             List<TypedFunction> variants = distinguishable(typedFunctions(f, cf), skipped);
+            ParameterSlots.checkFunction(rf, cf.type(), variants, f.location());
+            raw.add(rf);
             if (variants.stream().anyMatch(v -> LifecycleCall.of(handles, v) != null && !LifecycleCall.returnsNothing(v))) {
                 skipped.add(new Skip(f.name(), "typed", "a retain or release that returns a value: the typed layer"
                         + " retains and releases through the handle (retain(), release(), close())"));
@@ -240,6 +242,7 @@ public final class Planner {
     private static void fitsAFileName(String fileName, String what, Location at) {
         int bytes = fileName.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
         if (bytes > MAX_FILE_NAME_BYTES) {
+            if (what.length() > 300) what = what.substring(0, 300) + "...";
             throw new DeclarationsException(at, what + " makes the file name " + fileName.substring(0, 40) + "... ("
                     + bytes + " bytes); expected a shorter name (a file name holds " + MAX_FILE_NAME_BYTES + " bytes at most)");
         }
@@ -394,6 +397,7 @@ public final class Planner {
                     + " pointers (MemorySegment)"));
             return;
         }
+        ParameterSlots.checkCallback(c.name(), fp.signature(), c.location());
         List<CallbackParam> params = new ArrayList<>();
         List<String> javaNames = javaNames(c.params());
         int userDataIndex = -1;

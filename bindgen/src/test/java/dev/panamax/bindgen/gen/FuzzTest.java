@@ -190,6 +190,37 @@ class FuzzTest {
     }
 
     /**
+     * The structural cases (deep nesting, huge counts, long chains): each is refused with a place, or
+     * generates code that compiles; nothing else, not a {@link StackOverflowError}, is allowed.
+     */
+    @Test
+    void deepNestingHugeCountsAndLongChainsAreRefusedWithAPlaceOrCompile(@TempDir Path tmp) throws Exception {
+        List<String> problems = new ArrayList<>();
+        List<Declarations> generated = new ArrayList<>();
+        int refused = 0;
+        for (Map.Entry<String, String> c : StructuralFuzzCases.all().entrySet()) {
+            try {
+                Declarations d = DeclarationsParser.parse(c.getValue(), "fuzz.yaml");
+                Bindgen.generate(d);
+                generated.add(d);
+            } catch (DeclarationsException e) {
+                refused++;
+                if (!e.getMessage().startsWith("fuzz.yaml:") || e.location().line() < 1 || e.location().column() < 1
+                        || e.getMessage().length() > 1_000) {
+                    problems.add(c.getKey() + ": refusal without a place, or too long: "
+                            + e.getMessage().substring(0, Math.min(300, e.getMessage().length())));
+                }
+            } catch (Throwable t) {
+                problems.add(c.getKey() + ": not bindgen's error: " + t);
+            }
+        }
+        System.out.println("fuzz: " + StructuralFuzzCases.all().size() + " structural cases, generated=" + generated.size()
+                + " refused=" + refused);
+        assertEquals(List.of(), problems);
+        compileEveryDistinctOutput(generated, tmp.resolve("java"));
+    }
+
+    /**
      * Every distinct generated Java output goes through javac. Each is generated again into a package of its
      * own ({@code fuzz.cN.} in front of the declared one, which stays whole), so many compile in one javac task.
      */
