@@ -39,7 +39,8 @@ public final class BenchMain implements Callable<Integer> {
             description = "calls, memory, batch, opencl, blas, compute, tensor, bindgen (default: every suite)")
     String suite;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON.")
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON (a relative path is relative to"
+            + " the directory the command was run from).")
     Path json;
 
     @Option(names = "--full", description = "Longer runs (more forks and iterations) for the figures in docs/BENCHMARKS.md.")
@@ -54,6 +55,12 @@ public final class BenchMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (json != null && json.toString().isEmpty()) {
+            System.err.println("panamax bench: --json is empty; expected the file to write the results to");
+            return 2;
+        }
+        // checked before the runs, relative to where ./panamax was run
+        Path jsonFile = json == null ? null : dev.panamax.core.WorkingDirectory.resolve(json);
         String pkg = suite == null ? "dev\\.panamax\\.bench\\.[a-z0-9]+\\." : "dev\\.panamax\\.bench\\." + suite + "\\.";
         List<Result> results = new ArrayList<>(runJmh(filter == null ? pkg + ".*" : pkg + ".*" + filter + ".*"));
         for (Measurement m : ServiceLoader.load(Measurement.class)) {
@@ -68,9 +75,9 @@ public final class BenchMain implements Callable<Integer> {
             return 2;
         }
         System.out.print(table(results));
-        if (json != null) {
-            Files.writeString(json, json(suite == null ? "all" : suite, results));
-            System.out.println("wrote " + json);
+        if (jsonFile != null) {
+            Files.writeString(jsonFile, json(suite == null ? "all" : suite, results));
+            System.out.println("wrote " + jsonFile);
         }
         return 0;
     }

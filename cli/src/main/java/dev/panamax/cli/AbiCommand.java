@@ -21,24 +21,32 @@ import java.util.stream.Collectors;
  */
 @Command(name = "abi", description = "Print a declared function's MetaABI classification (mode, leaf, parameter block) as JSON.")
 final class AbiCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "FILE.yaml", description = "A declarations file.")
-    Path file;
+    @Parameters(index = "0", paramLabel = "FILE.yaml", description = "A declarations file; a relative path is relative to the"
+            + " directory the command was run from.")
+    String file;
 
     @Parameters(index = "1", paramLabel = "FUNCTION", description = "The function's name in that file.")
     String function;
 
     @Override
     public Integer call() {
+        Path path;
+        try {
+            path = UserPaths.resolve("FILE.yaml", file, "the path of a declarations file");
+        } catch (IllegalArgumentException e) {
+            System.err.println("panamax abi: " + e.getMessage());
+            return 2;
+        }
         Declarations d;
         try {
-            d = Bindgen.check(file);   // exactly what bindgen accepts
+            d = Bindgen.check(path);   // exactly what bindgen accepts
         } catch (DeclarationsException e) {
             System.err.println("panamax abi: " + e.getMessage());
             return 1;
         }
         Function f = d.function(function).orElse(null);
         if (f == null) {
-            System.err.println("panamax abi: function '" + function + "' is not declared in " + file + "; declared: "
+            System.err.println("panamax abi: function '" + function + "' is not declared in " + path + "; declared: "
                     + d.functions().stream().map(Function::name).collect(Collectors.joining(", ")));
             return 1;
         }

@@ -18,19 +18,23 @@ import java.util.concurrent.Callable;
 /**
  * {@code panamax bindgen FILE.yaml --out DIR}: generates the Java bindings into {@code DIR/java},
  * the C glue (MetaABI thunks of the batchable functions) into {@code DIR/c} and the report
- * {@code DIR/bindgen-LIBRARY.txt}. Files are rewritten only when their bytes change.
+ * {@code DIR/bindgen-LIBRARY.txt}. Files are rewritten only when their bytes change, each atomically
+ * (a failed write names the file and leaves it as it was). Relative paths are the user's: resolved
+ * against the directory the command was run from ({@code dev.panamax.core.WorkingDirectory}).
  */
 @Command(name = "bindgen", subcommands = ImportCommand.class, description = {
         "Generate Java bindings (raw and typed layers), C glue and a report from a declarations file.",
         "Writes DIR/java (sources), DIR/c (thunks of batchable functions, compile them with the library or into a",
         "glue library) and DIR/bindgen-LIBRARY.txt (what was bound, what was skipped and why)."})
 final class BindgenCommand implements Callable<Integer> {
-    @Parameters(index = "0", arity = "0..1", paramLabel = "FILE.yaml", description = "A declarations file (docs/DECLARATIONS.md).")
-    Path file;
+    @Parameters(index = "0", arity = "0..1", paramLabel = "FILE.yaml", description = "A declarations file (docs/DECLARATIONS.md);"
+            + " a relative path is relative to the directory the command was run from.")
+    String file;
 
     // not required for picocli, so that `bindgen import ...` does not need them: checked in call()
-    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (required).")
-    Path out;
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (required); a relative path is relative to the"
+            + " directory the command was run from.")
+    String out;
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -42,14 +46,25 @@ final class BindgenCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (file == null || out == null) {
+        if (file == null || this.out == null) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "Missing required " + (file == null ? "parameter: 'FILE.yaml'" : "option: '--out=DIR'"));
         }
+        Path declarations;
+        Path out;
         try {
-            Declarations d = DeclarationsParser.parse(file);
+            declarations = UserPaths.resolve("FILE.yaml", file, "the path of a declarations file");
+            out = UserPaths.resolve("--out", this.out, "the directory to write into");
+            headers = headers.stream().map(h -> h.startsWith("<") ? h
+                    : UserPaths.resolve("--header", h, "a header file or <name.h>").toString()).toList();
+        } catch (IllegalArgumentException e) {
+            System.err.println("panamax bindgen: " + e.getMessage());
+            return 2;
+        }
+        try {
+            Declarations d = DeclarationsParser.parse(declarations);
             HeaderCheck.Result checked = HeaderCheck.run(d, HeaderCheck.headers(d, headers), out.resolve("check"), "g++");
-            Bindgen.Generation g = Bindgen.run(file, out.resolve("java"), out.resolve("c"), out);
+            Bindgen.Generation g = Bindgen.run(declarations, out.resolve("java"), out.resolve("c"), out);
             System.out.println(Bindgen.summary(g) + " -> " + out);
             if (checked.checks() > 0) {
                 System.out.println("checked against " + HeaderCheck.headers(d, headers) + ": " + checked.checks() + " facts agree");

@@ -16,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -101,26 +100,29 @@ public final class Bindgen {
         return d;
     }
 
-    /** Writes a generation (see {@link #run}). */
+    /**
+     * Writes a generation (see {@link #run}). Each file is written atomically ({@link OutputFile}): a
+     * failed write names the file and leaves it as it was.
+     */
     public static void write(Generation g, Path javaDir, Path cDir, Path reportDir) {
-        try {
-            Set<Path> written = new HashSet<>();
-            for (GeneratedFile f : g.java()) written.add(writeIfChanged(javaDir.resolve(f.path()), f.content()));
-            deleteStale(javaDir.resolve(g.plan().names().javaPackage().replace('.', '/')), g.plan().sourceName(), written);
-            for (GeneratedFile f : g.c()) writeIfChanged(cDir.resolve(f.path()), f.content());
-            writeIfChanged(reportDir.resolve(g.report().path()), g.report().content());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write generated files: " + e.getMessage(), e);
+        for (Path dir : List.of(javaDir, cDir, reportDir)) {
+            if (dir.toString().isEmpty()) throw new IllegalArgumentException("an output directory is the empty path; expected a directory");
         }
+        Set<Path> written = new HashSet<>();
+        for (GeneratedFile f : g.java()) written.add(writeIfChanged(javaDir.resolve(f.path()), f.content()));
+        Path packageDir = javaDir.resolve(g.plan().names().javaPackage().replace('.', '/'));
+        try {
+            deleteStale(packageDir, g.plan().sourceName(), written);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete stale generated files in " + packageDir + ": " + e.getMessage(), e);
+        }
+        for (GeneratedFile f : g.c()) writeIfChanged(cDir.resolve(f.path()), f.content());
+        writeIfChanged(reportDir.resolve(g.report().path()), g.report().content());
     }
 
     /** Writes {@code text} to {@code file} unless it already holds exactly those bytes; returns the file. */
-    static Path writeIfChanged(Path file, String text) throws IOException {
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        if (Files.isRegularFile(file) && Arrays.equals(Files.readAllBytes(file), bytes)) return file;
-        Files.createDirectories(file.getParent());
-        Files.write(file, bytes);
-        return file;
+    static Path writeIfChanged(Path file, String text) {
+        return OutputFile.write(file, text.getBytes(StandardCharsets.UTF_8));
     }
 
     private static void deleteStale(Path packageDir, String sourceName, Set<Path> keep) throws IOException {

@@ -1,0 +1,25 @@
+package dev.panamax.cli;
+
+import dev.panamax.core.WorkingDirectory;
+
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+
+/** The paths a user gives a command, checked and resolved against the directory the command was run from. */
+final class UserPaths {
+    private UserPaths() {}
+
+    /**
+     * {@code value} of the argument {@code label} as a path: an empty one, or one the file system cannot
+     * name (a NUL in it), is an {@link IllegalArgumentException} saying which argument and what was expected.
+     */
+    static Path resolve(String label, String value, String expected) {
+        if (value.isBlank()) throw new IllegalArgumentException(label + " is empty; expected " + expected);
+        try {
+            return WorkingDirectory.resolve(Path.of(value));
+        } catch (InvalidPathException e) {
+            throw new IllegalArgumentException(label + " '" + value.replace("\0", "\\0") + "' is not a path (" + e.getReason()
+                    + "); expected " + expected);
+        }
+    }
+}
