@@ -85,8 +85,11 @@ public final class Backends {
     }
 
     private static String initialName() {
-        String chosen = System.getProperty(PROPERTY);
-        if (chosen != null && !chosen.isBlank()) return chosen.trim();
+        String chosen = dev.panamax.core.Settings.value(PROPERTY);
+        if (chosen != null) {
+            if (!PROVIDERS.containsKey(chosen)) throw dev.panamax.core.Settings.bad(PROPERTY, chosen, "a tensor backend: " + describe());
+            return chosen;
+        }
         List<String> ok = available();
         if (ok.isEmpty()) throw new IllegalStateException("no tensor backend can run here: " + describe());
         return ok.getFirst();

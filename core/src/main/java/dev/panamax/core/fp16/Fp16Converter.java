@@ -207,16 +207,7 @@ public final class Fp16Converter {
     }
 
     private static int defaultThreads() {
-        String value = System.getProperty("panamax.fp16.threads");
-        if (value == null) return Math.min(2, Runtime.getRuntime().availableProcessors());
-        int threads;
-        try {
-            threads = Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("panamax.fp16.threads=" + value + ": expected an integer 1..64", e);
-        }
-        Fp16Checks.threads(threads);
-        return threads;
+        return dev.panamax.core.Settings.intValue("panamax.fp16.threads", Math.min(2, Runtime.getRuntime().availableProcessors()), 1, 64);
     }
 
     @Override

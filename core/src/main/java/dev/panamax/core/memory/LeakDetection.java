@@ -2,8 +2,6 @@ package dev.panamax.core.memory;
 
 import dev.panamax.core.internal.memory.LeakReports;
 
-import java.util.Locale;
-
 /**
  * The leak detection level and leak listeners. The level starts from the system property
  * {@code panamax.leakDetection} ({@code DISABLED}, {@code SAMPLED} (the default) or {@code PARANOID})
@@ -22,12 +20,7 @@ public final class LeakDetection {
 
     static LeakLevel parse(String value) {
         if (value == null || value.isBlank()) return LeakLevel.SAMPLED;
-        try {
-            return LeakLevel.valueOf(value.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("bad leak detection level: property=" + PROPERTY + " value=" + value
-                    + " expected=one of DISABLED, SAMPLED, PARANOID", e);
-        }
+        return dev.panamax.core.Settings.parseChoice(PROPERTY, value, LeakLevel.class);
     }
 
     /** The current level. */

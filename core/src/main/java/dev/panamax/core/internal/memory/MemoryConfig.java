@@ -1,5 +1,7 @@
 package dev.panamax.core.internal.memory;
 
+import dev.panamax.core.Settings;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,14 +37,13 @@ public record MemoryConfig(long limitBytes, double softLimitFraction, double sha
 
     public static MemoryConfig fromSystemProperties() {
         long maxHeap = Runtime.getRuntime().maxMemory();
-        String limit = System.getProperty(LIMIT_PROPERTY);
-        long limitBytes = limit == null || limit.isBlank()
-                ? defaultLimit(physicalMemory(), maxHeap)
-                : ByteSize.parse(LIMIT_PROPERTY, limit);
+        long limitBytes = Settings.bytes(LIMIT_PROPERTY, -1);
+        if (limitBytes == 0) throw Settings.bad(LIMIT_PROPERTY, System.getProperty(LIMIT_PROPERTY), "a positive byte count (e.g. 512m, 4g)");
+        if (limitBytes < 0) limitBytes = defaultLimit(physicalMemory(), maxHeap);
         return new MemoryConfig(limitBytes,
-                fraction(SOFT_LIMIT_PROPERTY, 0.5),
-                fraction(SHADOW_PROPERTY, 0.5),
-                Long.parseLong(System.getProperty(MAX_WAIT_PROPERTY, "2000").trim()),
+                Settings.number(SOFT_LIMIT_PROPERTY, 0.5, f -> f > 0 && f <= 1, "a fraction in (0, 1], e.g. 0.5"),
+                Settings.number(SHADOW_PROPERTY, 0.5, f -> f >= 0 && f <= 0.9, "a fraction in [0, 0.9], e.g. 0.5"),
+                Settings.longValue(MAX_WAIT_PROPERTY, 2000, 0, Long.MAX_VALUE),
                 Math.max(1L << 20, maxHeap / 8));
     }
 
@@ -54,16 +55,6 @@ public record MemoryConfig(long limitBytes, double softLimitFraction, double sha
     static long defaultLimit(long physical, long maxHeap) {
         if (physical <= 0) return Math.max(64L << 20, maxHeap);
         return Math.max(64L << 20, Math.min(physical - maxHeap, Math.max(maxHeap, physical / 4)));
-    }
-
-    private static double fraction(String property, double fallback) {
-        String v = System.getProperty(property);
-        if (v == null || v.isBlank()) return fallback;
-        try {
-            return Double.parseDouble(v.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("bad fraction: property=" + property + " value=" + v + " expected=a number like 0.25", e);
-        }
     }
 
     /** Physical memory (or the cgroup limit, when lower) in bytes; -1 when unknown. */
