@@ -64,6 +64,24 @@ class ProgramsAndKernelsTest extends PoclTestBase {
         }
     }
 
+    /** A C string ends at its first NUL: a kernel name or a program source holding one is refused, never cut short. */
+    @Test
+    void aStringWithANulIsRefusedWithItsParameter() {
+        try (ClProgram program = OpenCl.buildProgram(context, device, TWO_KERNELS, "")) {
+            IllegalArgumentException name = assertThrows(IllegalArgumentException.class, () -> CLApi.clCreateKernel(program, "twice\0square"));
+            assertEquals("kernel_name of clCreateKernel holds a NUL character at index 5 (\"twice\\0square\"); a C string ends at"
+                    + " its first NUL, so expected a string without NUL characters", name.getMessage());
+            IllegalArgumentException options = assertThrows(IllegalArgumentException.class,
+                    () -> CLApi.clBuildProgram(program, new ClDeviceId[] {device}, "-w\0-cl-fast-relaxed-math", null));
+            assertTrue(options.getMessage().startsWith("options of clBuildProgram holds a NUL character at index 2"), options.getMessage());
+        }
+        IllegalArgumentException source = assertThrows(IllegalArgumentException.class,
+                () -> CLApi.clCreateProgramWithSource(context, new String[] {TWO_KERNELS, "__kernel void x() {}\0garbage"}, null));
+        assertTrue(source.getMessage().startsWith("strings[1] of clCreateProgramWithSource holds a NUL character at index 20"),
+                source.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> OpenCl.buildProgram(context, device, "\0" + TWO_KERNELS, ""));
+    }
+
     @Test
     void argumentNamesAreKnownWhenTheBuildKeepsThem() {
         try (ClProgram program = OpenCl.buildProgram(context, device, TWO_KERNELS, "-cl-kernel-arg-info");

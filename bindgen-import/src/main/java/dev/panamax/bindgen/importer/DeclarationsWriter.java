@@ -167,6 +167,10 @@ final class DeclarationsWriter {
         if (f.tier() != Function.Tier.STANDARD) out.append("    tier: ").append(f.tier().name().toLowerCase(Locale.ROOT)).append("\n");
         if (f.batchable()) out.append("    batchable: true\n");
         if (f.blocking() != null) out.append("    blocking: ").append(f.blocking()).append("\n");
+        if (!f.requires().isEmpty()) {
+            out.append("    requires:\n");
+            for (var rule : f.requires()) out.append("      - ").append(quote(rule.text())).append("\n");
+        }
     }
 
     private String returnMarker(TypeRef type) {

@@ -144,7 +144,7 @@ final class Reimport {
             returns = f.returns();
         }
         return new Function(f.name(), returns, mergeParams(what, o.params(), f.params()), o.tier(), o.batchable(),
-                o.blocking(), f.location());
+                o.blocking(), o.requires(), f.location());
     }
 
     private List<Param> mergeParams(String what, List<Param> oldParams, List<Param> params) {

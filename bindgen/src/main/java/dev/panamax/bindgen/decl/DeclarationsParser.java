@@ -49,7 +49,7 @@ public final class DeclarationsParser {
 
     static final Set<String> TOP_KEYS = orderedSet("format", "library", "sonames", "package", "class", "types",
             "constants", "errors", "functions", "headers");
-    static final Set<String> FUNCTION_KEYS = orderedSet("name", "returns", "params", "tier", "batchable", "blocking");
+    static final Set<String> FUNCTION_KEYS = orderedSet("name", "returns", "params", "tier", "batchable", "blocking", "requires");
     static final Set<String> RETURN_KEYS = orderedSet("type", "status", "ownership", "length");
     static final Set<String> PARAM_KEYS = orderedSet("name", "type", "dir", "length", "terminated", "nullable", "errcode", "ownership",
             "elements", "async_unless");
@@ -430,7 +430,29 @@ public final class DeclarationsParser {
                 throw error(keys.get("blocking"), where + " is declared blocking and tier " + tier.name().toLowerCase(Locale.ROOT)
                         + "; expected tier standard for a function that may block");
             }
-            out.add(new Function(name, returns, params, tier, batchable, blocking, location(m)));
+            List<Requirement> requires = keys.containsKey("requires") ? requirements(keys.get("requires"), where, params) : List.of();
+            out.add(new Function(name, returns, params, tier, batchable, blocking, requires, location(m)));
+        }
+        return out;
+    }
+
+    private List<Requirement> requirements(Node node, String where, List<Param> params) {
+        List<Requirement> out = new ArrayList<>();
+        Set<String> names = new java.util.LinkedHashSet<>();
+        for (Param p : params) names.add(p.name());
+        for (Node r : sequence(node, "requires of " + where).getValue()) {
+            String text = string(r, "a requirement of " + where);
+            Requirement.Condition c;
+            try {
+                c = LengthExpr.parseCondition(text);
+            } catch (IllegalArgumentException e) {
+                throw error(r, "requirement of " + where + ": " + e.getMessage());
+            }
+            for (String ref : c.refs()) {
+                if (!names.contains(ref)) throw error(r, "requirement '" + text + "' of " + where + " reads '" + ref
+                        + "', no parameter of it; expected one of " + names);
+            }
+            out.add(new Requirement(c, text.strip(), location(r)));
         }
         return out;
     }

@@ -34,6 +34,7 @@ final class DeclarationsValidator {
         for (Function f : functions) {
             returns(f);
             for (Param p : f.params()) param(f, p);
+            for (Requirement r : f.requires()) requirement(f, r);
         }
     }
 
@@ -192,6 +193,17 @@ final class DeclarationsValidator {
                         + "; expected an out or inout pointer to a handle (e.g. cl_event*, dir: out)");
             }
             requireRelease(h, p.ownership(), p.location(), f.name());
+        }
+    }
+
+    /** A requirement reads integer parameters passed by value, as a length expression does. */
+    private void requirement(Function f, Requirement r) {
+        for (String ref : r.condition().refs()) {
+            Param used = f.params().stream().filter(q -> q.name().equals(ref)).findFirst().orElseThrow();
+            if (!TypeRefs.isIntegerValue(types, TypeRefs.unalias(types, used.type()))) {
+                throw new DeclarationsException(r.location(), "requirement '" + r.text() + "' of " + f.name() + " reads '" + ref
+                        + "' of type " + used.type().spelling() + "; expected only integer parameters passed by value");
+            }
         }
     }
 

@@ -109,6 +109,19 @@ public sealed interface LengthExpr {
     }
 
     /**
+     * Parses a requirement's condition: comparisons of expressions joined by {@code &&} and {@code ||};
+     * malformed text is an {@link IllegalArgumentException} as for {@link #parse}.
+     */
+    static Requirement.Condition parseCondition(String text) {
+        Parser p = new Parser(text);
+        Requirement.Condition c = p.condition();
+        p.skipSpaces();
+        if (p.at < text.length()) throw p.unexpected("a comparison operator, && or || or the end");
+        if (c.refs().isEmpty()) throw new IllegalArgumentException("'" + text + "' reads no parameter; expected a rule about the parameters");
+        return c;
+    }
+
+    /**
      * Recursive descent over the grammar in the type's documentation. Nesting (parentheses, unary minus,
      * call arguments, choices) and the height of the tree built (a chain {@code a + a + ... + a} is as
      * tall as it is long) stop at {@link Limits#LENGTH_EXPRESSION_DEPTH}, so nothing that walks the
@@ -163,6 +176,28 @@ public sealed interface LengthExpr {
         /** The text for a message, cut when long. */
         private String shown() {
             return text.length() > 80 ? text.substring(0, 80) + "..." : text;
+        }
+
+        Requirement.Condition condition() {
+            List<Requirement.Condition> any = new ArrayList<>();
+            do {
+                List<Requirement.Condition> all = new ArrayList<>();
+                do {
+                    LengthExpr left = sum();
+                    String op = comparison();
+                    if (op == null) throw unexpected("a comparison (== != < <= > >=)");
+                    all.add(new Requirement.Compare(op, left, sum()));
+                } while (token("&&"));
+                any.add(all.size() == 1 ? all.getFirst() : new Requirement.Join(true, all));
+            } while (token("||"));
+            return any.size() == 1 ? any.getFirst() : new Requirement.Join(false, any);
+        }
+
+        private boolean token(String t) {
+            skipSpaces();
+            if (!text.startsWith(t, at)) return false;
+            at += t.length();
+            return true;
         }
 
         private String comparison() {

@@ -170,6 +170,7 @@ final class TypedClassWriter {
         // the argument checks: in a method of their own when there are several, so that the typed method stays
         // small enough (bytecodes) for the JIT to inline into a hot caller, where constant arguments fold
         Source checks = new Source();
+        RequirementChecks.write(checks, f, raw.decl());
         checks(checks, plan, f);
         boolean outlined = checks.lines() >= OUTLINE_CHECKS;
         // all of them behind the static final switch (-Dpanamax.checks=false removes them; the JIT folds the test)
@@ -411,8 +412,11 @@ final class TypedClassWriter {
         String sup = "Staging";
         String j = p.javaName();
         switch (p.mapping()) {
-            case Mapping.StringIn si -> s.line("MemorySegment $" + j + " = " + j + " == null ? MemorySegment.NULL : $$frame.allocateFrom(" + j + ");");
-            case Mapping.StringArray sa -> s.line("MemorySegment $" + j + " = " + sup + ".strings($$frame, " + j + ");");
+            // a string holding a NUL is refused, naming the function and the parameter, not cut short in C
+            case Mapping.StringIn si -> s.line("MemorySegment $" + j + " = " + sup + ".cString($$frame, " + j + ", "
+                    + JavaNames.literal(f.name()) + ", " + JavaNames.literal(p.decl().name()) + ");");
+            case Mapping.StringArray sa -> s.line("MemorySegment $" + j + " = " + sup + ".strings($$frame, " + j + ", "
+                    + JavaNames.literal(f.name()) + ", " + JavaNames.literal(p.decl().name()) + ");");
             case Mapping.HandleArray h -> s.line("MemorySegment $" + j + " = " + (h.direction() == Param.Direction.IN
                     ? sup + ".handles($$frame, " + j + ");" : sup + ".slots($$frame, " + j + ");"));
             case Mapping.ScalarArray a when a.terminated() ->

@@ -81,6 +81,17 @@ public final class ArgumentChecks {
         }
     }
 
+    /**
+     * The error for a broken requirement of the declarations ({@code requires:}): the function, the
+     * parameter the rule is about and its value, the rule, and the other values it read
+     * ({@code ", k = 5, m = 4"}), e.g. {@code cblas_sgemm: lda = 3 breaks the requirement
+     * lda >= max(1, order == 101 ? k : m) (order = 101, k = 5, m = 4)}.
+     */
+    public static IllegalArgumentException requirement(String function, String parameter, long value, String rule, String others) {
+        return new IllegalArgumentException(function + ": " + parameter + " = " + value + " breaks the requirement " + rule
+                + (others.isEmpty() ? "" : " (" + others.substring(2) + ")"));
+    }
+
     /** The error for a length expression whose exact value leaves 64 bits: {@code values} lists the parameters it read. */
     public static IllegalArgumentException lengthOverflow(String function, String parameter, String expression, String values) {
         return new IllegalArgumentException("length beyond 64 bits: function=" + function + " parameter=" + parameter

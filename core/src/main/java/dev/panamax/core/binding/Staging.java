@@ -40,12 +40,36 @@ public final class Staging {
         return p.address() == 0 ? null : p.reinterpret(Long.MAX_VALUE).getString(0);
     }
 
-    /** A {@code char **} of copies of {@code strings} (null elements as NULL), NULL for null. */
-    public static MemorySegment strings(SegmentAllocator frame, String[] strings) {
+    /**
+     * A NUL-terminated UTF-8 copy of {@code value}, NULL for null. A C string ends at its first NUL, so
+     * a string holding one is refused ({@link IllegalArgumentException} naming {@code parameter} of
+     * {@code function}) rather than passed cut short.
+     */
+    public static MemorySegment cString(SegmentAllocator frame, String value, String function, String parameter) {
+        if (value == null) return MemorySegment.NULL;
+        int at = value.indexOf('\0');
+        if (at >= 0) throw nul(value, at, function, parameter);
+        return frame.allocateFrom(value);
+    }
+
+    private static IllegalArgumentException nul(String value, int at, String function, String parameter) {
+        String shown = value.length() > 60 ? value.substring(0, 60) + "..." : value;
+        return new IllegalArgumentException(parameter + " of " + function + " holds a NUL character at index " + at + " (\""
+                + shown.replace("\0", "\\0") + "\"); a C string ends at its first NUL, so expected a string without NUL characters");
+    }
+
+    /**
+     * A {@code char **} of copies of {@code strings} (null elements as NULL), NULL for null; an element
+     * holding a NUL is refused as {@link #cString} does, naming {@code parameter[i]}.
+     */
+    public static MemorySegment strings(SegmentAllocator frame, String[] strings, String function, String parameter) {
         if (strings == null) return MemorySegment.NULL;
         MemorySegment array = frame.allocate(ValueLayout.ADDRESS, Math.max(1, strings.length));
         for (int i = 0; i < strings.length; i++) {
-            array.setAtIndex(ValueLayout.ADDRESS, i, strings[i] == null ? MemorySegment.NULL : frame.allocateFrom(strings[i]));
+            String s = strings[i];
+            int at = s == null ? -1 : s.indexOf('\0');
+            if (at >= 0) throw nul(s, at, function, parameter + "[" + i + "]");
+            array.setAtIndex(ValueLayout.ADDRESS, i, s == null ? MemorySegment.NULL : frame.allocateFrom(s));
         }
         return array;
     }
