@@ -28,6 +28,7 @@ public final class Main implements Runnable {
 
     /** Runs the command line and returns its exit code (tests call this). */
     public static int run(String... args) {
-        return new CommandLine(new Main()).execute(args);
+        // every Path a command takes is the user's: relative to the directory ./panamax was run from
+        return new CommandLine(new Main()).registerConverter(java.nio.file.Path.class, UserPaths::converted).execute(args);
     }
 }

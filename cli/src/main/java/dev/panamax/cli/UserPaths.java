@@ -9,6 +9,15 @@ import java.nio.file.Path;
 final class UserPaths {
     private UserPaths() {}
 
+    /** picocli's converter for every {@code Path} option and parameter: {@link #resolve}, refusals as picocli's. */
+    static Path converted(String value) {
+        try {
+            return resolve("the path", value, "a file or directory");
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+        }
+    }
+
     /**
      * {@code value} of the argument {@code label} as a path: an empty one, or one the file system cannot
      * name (a NUL in it), is an {@link IllegalArgumentException} saying which argument and what was expected.

@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  */
 final class DeclarationsSanity {
     static final Set<String> TOP_KEYS = Set.of("format", "library", "sonames", "package", "class", "types", "constants", "errors", "functions", "headers");
-    static final Set<String> FUNCTION_KEYS = Set.of("name", "returns", "params", "tier", "batchable", "blocking");
+    static final Set<String> FUNCTION_KEYS = Set.of("name", "returns", "params", "tier", "batchable", "blocking", "requires");
     static final Set<String> RETURN_KEYS = Set.of("type", "status", "ownership", "length");
     static final Set<String> PARAM_KEYS = Set.of("name", "type", "dir", "length", "terminated", "nullable", "errcode", "ownership",
             "elements", "async_unless");

@@ -104,6 +104,21 @@ class OutputPathsTest {
         assertTrue(nul.err().startsWith("panamax bindgen: --out 'a\\0b' is not a path (Nul character not allowed)"), nul.err());
     }
 
+    /** Every Path option of every command (demo --data, --plot, --json; bindgen import's headers and --out) goes through one converter. */
+    @Test
+    void everyPathOptionIsResolvedTheSameWay() {
+        if (System.getenv("PANAMAX_WORKDIR") == null) {
+            assertEquals(Path.of(System.getProperty("user.dir")).resolve("gen/x.npz"), UserPaths.converted("gen/x.npz"));
+        }
+        assertEquals(Path.of("/tmp/abs"), UserPaths.converted("/tmp/abs"));
+        picocli.CommandLine.TypeConversionException e = assertThrows(picocli.CommandLine.TypeConversionException.class,
+                () -> UserPaths.converted(""));
+        assertEquals("the path is empty; expected a file or directory", e.getMessage());
+        AbiCommandTest.Run demo = AbiCommandTest.run("demo", "--json", "");
+        assertEquals(2, demo.exit());
+        assertTrue(demo.err().contains("the path is empty; expected a file or directory"), demo.err());
+    }
+
     @Test
     void aFailedWriteNamesTheFileAndLeavesTheOldOutput(@TempDir Path dir) throws Exception {
         Path yaml = Files.writeString(dir.resolve("big.yaml"), declarations(150));
@@ -136,9 +151,11 @@ class OutputPathsTest {
         Files.writeString(out.resolve("java"), "not a directory");
         AbiCommandTest.Run r = AbiCommandTest.run("bindgen", yaml.toString(), "--out", out.toString());
         assertEquals(2, r.exit());
-        assertEquals("panamax bindgen: cannot create the directory " + out.resolve("java/org/example/big") + " for "
-                + out.resolve("java/org/example/big/Big.java") + ": " + out.resolve("java")
-                + " exists and is not a directory (the file as it was is left in place)\n", r.err());
+        // the first file written names the directory it needed and the file it was for
+        assertTrue(r.err().startsWith("panamax bindgen: cannot create the directory " + out.resolve("java/org/example/big") + " for "
+                + out.resolve("java/org/example/big") + "/"), r.err());
+        assertTrue(r.err().endsWith(": Not a directory (the file as it was is left in place)\n")
+                || r.err().endsWith(" exists and is not a directory (the file as it was is left in place)\n"), r.err());
         assertEquals("not a directory", Files.readString(out.resolve("java")));
     }
 }

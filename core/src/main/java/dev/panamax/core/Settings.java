@@ -58,6 +58,15 @@ public final class Settings {
         return d;
     }
 
+    /** {@code true} or {@code false}, in any case. */
+    public static boolean bool(String property, boolean fallback) {
+        String v = value(property);
+        if (v == null) return fallback;
+        if (v.equalsIgnoreCase("true")) return true;
+        if (v.equalsIgnoreCase("false")) return false;
+        throw bad(property, v, "true or false");
+    }
+
     /** A byte count such as {@code 4096}, {@code 64k}, {@code 512m}, {@code 1g}, {@code 2GiB}. */
     public static long bytes(String property, long fallback) {
         String v = value(property);
