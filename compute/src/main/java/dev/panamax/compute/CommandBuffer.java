@@ -30,6 +30,11 @@ import java.util.concurrent.CompletionException;
  * resource closed since it was encoded; only an UNRETAINED UNCHECKED one trusts the caller. A failing command does not throw from {@code commit()}:
  * the status becomes {@link CommandBufferStatus#ERROR}, {@link #error()} names the command, and
  * {@link #completion()} fails with it.
+ *
+ * <p>Finishing (reads delivered, references dropped, the in-flight slot given back) happens in
+ * {@link #waitUntilCompleted()}, or, when handlers or the future ask for it, as soon as the device is
+ * done; a command buffer nobody waits for and nothing asked about is finished by the next commit
+ * that needs its slot, or by the queue's {@code waitUntilIdle()} and {@code close()}.
  */
 public final class CommandBuffer {
     private final CommandQueue queue;
