@@ -30,7 +30,7 @@ final class TrainingProgress implements TrainingListener, AutoCloseable {
             b.setStyle(ProgressBarStyle.COLORFUL_UNICODE_BAR).setUpdateIntervalMillis(100);
         } else {
             b.setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(2000)
-                    .setConsumer(new DelegatingProgressBarConsumer(err::println, 110));
+                    .setConsumer(new DelegatingProgressBarConsumer(new ChangedLines(err)::println, 110));
         }
         this.bar = b.build();
     }
@@ -60,5 +60,23 @@ final class TrainingProgress implements TrainingListener, AutoCloseable {
     @Override
     public void close() {
         bar.close();
+    }
+
+    /**
+     * Into a file or pipe, a line only when it differs from the one before: closing the bar renders
+     * its last state once more, which would otherwise end the log with the same line twice.
+     */
+    private static final class ChangedLines {
+        private final PrintStream out;
+        private String last;
+
+        ChangedLines(PrintStream out) {
+            this.out = out;
+        }
+
+        synchronized void println(String line) {
+            if (!line.equals(last)) out.println(line);
+            last = line;
+        }
     }
 }
