@@ -39,10 +39,10 @@ class BatchedDispatchTest extends PoclTestBase {
             OpenCl.setArg(kernel, 0, buffer);
             MemorySegment globalSize = arena.allocateFrom(ValueLayout.JAVA_LONG, n);
             for (int i = 0; i < 1000; i++) {
-                CLThunks.clEnqueueNDRangeKernel.record(batch, queue.handle(), kernel.handle(), 1, null, globalSize, null, 0,
+                CLThunks.clEnqueueNDRangeKernel.record(batch, queue, kernel, 1, null, globalSize, null, 0,
                         null, null);
             }
-            BatchEntry finish = CLThunks.clFinish.record(batch, queue.handle());
+            BatchEntry finish = CLThunks.clFinish.record(batch, queue);
             batch.run();
             assertEquals(CL.CL_SUCCESS, finish.resultInt());
             MemorySegment out = arena.allocate(ValueLayout.JAVA_FLOAT, n);
@@ -59,9 +59,9 @@ class BatchedDispatchTest extends PoclTestBase {
              Batch batch = Batch.create(BatchMode.STANDARD)) {
             // the argument is never set: CL_INVALID_KERNEL_ARGS
             MemorySegment globalSize = arena.allocateFrom(ValueLayout.JAVA_LONG, 8);
-            CLThunks.clEnqueueNDRangeKernel.record(batch, queue.handle(), kernel.handle(), 1, null, globalSize, null, 0,
+            CLThunks.clEnqueueNDRangeKernel.record(batch, queue, kernel, 1, null, globalSize, null, 0,
                     null, null);
-            CLThunks.clFinish.record(batch, queue.handle());
+            CLThunks.clFinish.record(batch, queue);
             BatchFailedException e = assertThrows(BatchFailedException.class, batch::run);
             assertTrue(e.getMessage().contains("clEnqueueNDRangeKernel") && e.getMessage().contains("-52"), e.getMessage());
         }

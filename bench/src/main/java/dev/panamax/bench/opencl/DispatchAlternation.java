@@ -208,8 +208,17 @@ public final class DispatchAlternation implements Measurement {
     private static Map<DispatchFigure, Map<String, double[]>> child(int rounds, double blockMillis, List<String> bindings,
                                                                     long seed, PoclDriver driver)
             throws IOException, InterruptedException {
+        return child(rounds, blockMillis, bindings, List.of(), List.of(), seed, driver);
+    }
+
+    /** {@link #child} with extra JVM options and, when not empty, only {@code figures}. */
+    static Map<DispatchFigure, Map<String, double[]>> child(int rounds, double blockMillis, List<String> bindings,
+                                                            List<String> jvmOptions, List<DispatchFigure> figures, long seed,
+                                                            PoclDriver driver)
+            throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.addAll(jvmOptions);
         cmd.add("--enable-native-access=ALL-UNNAMED");
         // LWJGL 3.3 reads memory through sun.misc.Unsafe, which JDK 25 warns about unless allowed
         cmd.add("--sun-misc-unsafe-memory-access=allow");
@@ -221,6 +230,7 @@ public final class DispatchAlternation implements Measurement {
         cmd.add(Integer.toString(rounds));
         cmd.add(Double.toString(blockMillis));
         cmd.add(String.join(",", bindings));
+        if (!figures.isEmpty()) cmd.add(String.join(",", figures.stream().map(f -> f.segment).toList()));
         ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true);
         builder.environment().put("POCL_DEVICES", driver.name);
         Process p = builder.start();

@@ -102,12 +102,12 @@ public class PanamaxDispatch {
         globalSize = Arena.ofAuto().allocateFrom(ValueLayout.JAVA_LONG, TinyKernel.GLOBAL_SIZE);
         enqueues = Batch.create(BatchMode.STANDARD, TinyKernel.BATCH + 1);
         for (int i = 0; i < TinyKernel.BATCH; i++) recordEnqueue(enqueues, globalSize);
-        CLThunks.clFinish.record(enqueues, queue.handle());
+        CLThunks.clFinish.record(enqueues, queue);
         enqueueChunk = Batch.create(BatchMode.STANDARD, CHUNK);
         for (int i = 0; i < CHUNK; i++) recordEnqueue(enqueueChunk, globalSize);
         enqueueAndFinish = Batch.create(BatchMode.STANDARD, 2);
         recordEnqueue(enqueueAndFinish, globalSize);
-        CLThunks.clFinish.record(enqueueAndFinish, queue.handle());
+        CLThunks.clFinish.record(enqueueAndFinish, queue);
         setArgsAndEnqueues = Batch.create(BatchMode.STANDARD, 4 * TinyKernel.BATCH + 1);
         for (int i = 0; i < TinyKernel.BATCH; i++) {
             recordSetArg(setArgsAndEnqueues, 0, ValueLayout.ADDRESS.byteSize(), bufferArg);
@@ -115,15 +115,15 @@ public class PanamaxDispatch {
             recordSetArg(setArgsAndEnqueues, 2, Integer.BYTES, countArg);
             recordEnqueue(setArgsAndEnqueues, globalSize);
         }
-        CLThunks.clFinish.record(setArgsAndEnqueues, queue.handle());
+        CLThunks.clFinish.record(setArgsAndEnqueues, queue);
     }
 
     private void recordEnqueue(Batch batch, MemorySegment globalSize) {
-        CLThunks.clEnqueueNDRangeKernel.record(batch, queue.handle(), kernel.handle(), 1, null, globalSize, null, 0, null, null);
+        CLThunks.clEnqueueNDRangeKernel.record(batch, queue, kernel, 1, null, globalSize, null, 0, null, null);
     }
 
     private void recordSetArg(Batch batch, int index, long size, MemorySegment value) {
-        CLThunks.clSetKernelArg.record(batch, kernel.handle(), index, size, value);
+        CLThunks.clSetKernelArg.record(batch, kernel, index, size, value);
     }
 
     @TearDown(Level.Trial)
@@ -155,6 +155,15 @@ public class PanamaxDispatch {
     public void roundtrip() {
         enqueue();
         CLApi.clFinish(queue);
+    }
+
+    /**
+     * (a) through the typed layer as it was before the in-call guard ({@link UnguardedTyped}): the baseline of
+     * what race-safe handles cost per round trip.
+     */
+    public void roundtripUnguarded() {
+        UnguardedTyped.clEnqueueNDRangeKernel(queue, kernel, 1, null, globalSize, null);
+        UnguardedTyped.clFinish(queue);
     }
 
     /** (a) through the generated raw layer ({@link CL}): addresses and statuses as the C API has them, checked by hand. */

@@ -149,7 +149,22 @@ public record BindingPlan(String sourceName, String library, Names names, List<S
     public record RawParam(String declName, String javaName, String carrier, String layout) {}
 
     /** A batchable function's thunk: the core model to classify at run time, critical or not, an optional status rule. */
-    public record ThunkPlan(String name, CFunction function, boolean critical, String statusRule) {}
+    public record ThunkPlan(String name, CFunction function, boolean critical, String statusRule, List<RecordParam> params) {
+        public ThunkPlan {
+            params = List.copyOf(params);
+        }
+
+        /** The nested class of the thunks class whose {@code record} takes this function's typed arguments. */
+        public String recorderClass() {
+            return name + "Recorder";
+        }
+    }
+
+    /**
+     * A parameter of a typed recorder: its Java name and type (a handle class, a primitive, or
+     * {@code MemorySegment} for pointers, structs and what Java has no type for).
+     */
+    public record RecordParam(String javaName, String javaType) {}
 
     /** Something not bound, in one layer, and why. */
     public record Skip(String function, String layer, String reason) {}

@@ -16,9 +16,11 @@ final class HandleClassWriter {
     static String write(BindingPlan plan, HandlePlan h) {
         BindingPlan.Names n = plan.names();
         String c = h.className();
-        Source s = new Source(plan, List.of("dev.panamax.core.memory.AllocatesForCaller", "dev.panamax.core.binding.Unchecked", "dev.panamax.core.memory.NativeHandle", "dev.panamax.core.memory.SegmentAccess",
+        List<String> imports = new java.util.ArrayList<>(List.of("dev.panamax.core.memory.AllocatesForCaller", "dev.panamax.core.binding.Unchecked", "dev.panamax.core.memory.NativeHandle", "dev.panamax.core.memory.SegmentAccess",
                 "dev.panamax.core.call.Tier", "java.lang.foreign.MemorySegment", "java.lang.foreign.ValueLayout",
                 "java.lang.invoke.MethodHandle"));
+        if (h.retain() != null && h.ownable()) imports.addAll(List.of("dev.panamax.core.memory.CallGuard", "dev.panamax.core.memory.CallSlot"));
+        Source s = new Source(plan, imports);
         if (h.ownable()) {
             s.doc("A {@code " + h.declName() + "} of " + plan.library() + ". An owned handle releases its reference with {@code "
                             + h.release() + "} exactly once:",
@@ -66,7 +68,9 @@ final class HandleClassWriter {
             s.doc("Takes a new native reference with {@code " + h.retain() + "} and returns an owned handle holding it:",
                     "the object then lives until both handles are released.");
             s.open("public " + c + " newReference() {");
-            s.line("long address = address();");
+            s.line("CallSlot $$in = CallGuard.enter();");
+            s.open("try {");
+            s.line("long address = CallGuard.use($$in, this);");
             s.line("MemorySegment object = MemorySegment.ofAddress(address);");
             if (h.retainDeclared()) {
                 if (h.retainStatus() != null) {
@@ -84,6 +88,9 @@ final class HandleClassWriter {
             }
             s.line("java.lang.ref.Reference.reachabilityFence(this);");
             s.line("return new " + c + "(address, true);");
+            s.mid("} finally {");
+            s.line("CallGuard.exit($$in);");
+            s.close("}");
             s.close("}");
         }
         s.line("");

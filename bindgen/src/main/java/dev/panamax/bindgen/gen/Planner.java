@@ -20,6 +20,7 @@ import dev.panamax.bindgen.gen.BindingPlan.FieldPlan;
 import dev.panamax.bindgen.gen.BindingPlan.HandlePlan;
 import dev.panamax.bindgen.gen.BindingPlan.RawFunction;
 import dev.panamax.bindgen.gen.BindingPlan.RawParam;
+import dev.panamax.bindgen.gen.BindingPlan.RecordParam;
 import dev.panamax.bindgen.gen.BindingPlan.Skip;
 import dev.panamax.bindgen.gen.BindingPlan.StructPlan;
 import dev.panamax.bindgen.gen.BindingPlan.ThunkPlan;
@@ -105,7 +106,12 @@ public final class Planner {
                 continue;
             }
             CFunction cf = d.cFunction(f);
-            if (f.batchable()) thunks.add(thunk(f, cf));
+            if (f.batchable() && isLifecycle(handles, f.name())) {
+                skipped.add(new Skip(f.name(), "thunk", "a handle type's retain or release: recorded in a batch it would"
+                        + " run again at every replay, behind the handle's count; the handle retains and releases"));
+            } else if (f.batchable()) {
+                thunks.add(thunk(f, cf));
+            }
             String notPassable = notPassable(cf);
             if (notPassable != null) {
                 skipped.add(new Skip(f.name(), "raw, typed", notPassable
@@ -160,6 +166,16 @@ public final class Planner {
             Mapping mb = pb.get(i).mapping();
             if (!TypedClassWriter.javaType(ma).equals(TypedClassWriter.javaType(mb))
                     && !(TypedClassWriter.nullable(ma) && TypedClassWriter.nullable(mb))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code function} is a declared retain or release of one of {@code handles}. */
+    private static boolean isLifecycle(List<HandlePlan> handles, String function) {
+        for (HandlePlan h : handles) {
+            if (h.ownable() && (function.equals(h.release()) && h.releaseDeclared() || function.equals(h.retain()) && h.retainDeclared())) {
                 return true;
             }
         }
@@ -222,6 +238,7 @@ public final class Planner {
             reserved.add(c);
         }
         for (Function f : d.functions()) {
+            if (f.batchable()) fitsAFileName(n.thunks() + "$" + f.name() + "Recorder.class", "function " + f.name(), f.location());
             String record = JavaNames.capitalized(f.name()) + "Result";
             fitsAFileName(n.typed() + "$" + record + ".class", "function " + f.name(), f.location());
             String before = taken.get(record);
@@ -459,7 +476,21 @@ public final class Planner {
         String rule = d.statusRule(f).map(r -> r.successInRange()
                 ? "StatusRule.successBetween(" + r.low() + "L, " + r.high() + "L)"
                 : "new StatusRule(" + r.low() + "L, " + r.high() + "L, false)").orElse(null);
-        return new ThunkPlan(f.name(), cf, f.isCritical(), rule);
+        List<String> javaNames = javaNames(f.params());
+        List<RecordParam> params = new ArrayList<>();
+        for (int i = 0; i < f.params().size(); i++) {
+            TypeRef t = TypeRefs.unalias(types, f.params().get(i).type());
+            String type;
+            if (t instanceof TypeRef.Named n && types.get(n.name()) instanceof TypeDecl.Handle) {
+                type = classOf.get(n.name());
+            } else if (cf.type().params().get(i).type() instanceof CType.Scalar sc && sc.kind() != ScalarKind.F80) {
+                type = Carriers.primitive(sc.kind());
+            } else {
+                type = "MemorySegment";
+            }
+            params.add(new RecordParam(javaNames.get(i), type));
+        }
+        return new ThunkPlan(f.name(), cf, f.isCritical(), rule, params);
     }
 
     private List<TypedFunction> typedFunctions(Function f, CFunction cf) {

@@ -74,13 +74,16 @@ final class ThunksClassWriter {
                                Map<String, String> typeRef) {
         BindingPlan.Names n = plan.names();
         Source s = new Source(plan, List.of("dev.panamax.core.BundledNatives", "dev.panamax.core.abi.CFunctionType",
-                "dev.panamax.core.abi.CType", "dev.panamax.core.batch.StatusRule", "dev.panamax.core.call.BatchedFunction",
-                "dev.panamax.core.call.NativeLibrary", "dev.panamax.core.call.Tier", "java.util.List"));
+                "dev.panamax.core.abi.CType", "dev.panamax.core.batch.Batch", "dev.panamax.core.batch.BatchEntry",
+                "dev.panamax.core.batch.StatusRule", "dev.panamax.core.call.BatchedFunction",
+                "dev.panamax.core.call.NativeLibrary", "dev.panamax.core.call.Tier", "dev.panamax.core.call.TypedRecorder",
+                "java.lang.foreign.MemorySegment", "java.util.List"));
         if (i == parts - 1) {
-            s.doc("The batchable functions of " + plan.library() + " bound at {@code Tier.BATCHED}, to record into a {@code Batch}:",
-                    "{@code " + n.thunks() + "." + plan.thunks().getFirst().name() + ".record(batch, args...)}, replayed with new",
-                    "arguments through the entry's parameter block. Their MetaABI thunks come from the library itself if it carries",
-                    "them, else from {@code " + plan.glueLibraryFile() + "} in the jar.");
+            s.doc("The batchable functions of " + plan.library() + " bound at {@code Tier.BATCHED}, to record into a {@code Batch} with the",
+                    "typed layer's arguments: {@code " + n.thunks() + "." + plan.thunks().getFirst().name() + ".record(batch, ...)}, handles",
+                    "kept alive until the batch is closed, replayed with new arguments through the entry's parameter block. Their",
+                    "MetaABI thunks come from the library itself if it carries them, else from {@code " + plan.glueLibraryFile() + "} in",
+                    "the jar.");
         } else {
             s.doc(ClassSplit.partDoc(n.thunks(), i, parts));
         }
@@ -94,9 +97,9 @@ final class ThunksClassWriter {
         for (CType.Aggregate a : inline) s.line("private static final CType $$T_" + a.name() + " = " + aggregate(a, typeRef) + ";");
         s.line("");
         for (ThunkPlan t : thunks) {
-            s.line("public static final BatchedFunction " + t.name() + " = $$recorder(" + JavaNames.literal(t.name())
-                    + ", " + functionType(t.function().type(), typeRef) + ", " + t.critical() + ", "
-                    + (t.statusRule() == null ? "null" : t.statusRule()) + ");");
+            s.line("public static final " + t.recorderClass() + " " + t.name() + " = new " + t.recorderClass() + "($$recorder("
+                    + JavaNames.literal(t.name()) + ", " + functionType(t.function().type(), typeRef) + ", " + t.critical() + ", "
+                    + (t.statusRule() == null ? "null" : t.statusRule()) + "));");
         }
         if (i == 0) {
             s.line("");
@@ -114,8 +117,33 @@ final class ThunksClassWriter {
             s.line("return status == null ? f : f.withStatus(status);");
             s.close("}");
         }
+        for (ThunkPlan t : thunks) recorder(s, t);
         s.close("}");
         return s.toString();
+    }
+
+    /** The nested class whose {@code record} takes {@code t}'s typed arguments. */
+    private static void recorder(Source s, ThunkPlan t) {
+        List<String> params = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        params.add("Batch $$batch");
+        names.add("$$batch");
+        for (BindingPlan.RecordParam p : t.params()) {
+            params.add(p.javaType() + " " + p.javaName());
+            names.add(p.javaName());
+        }
+        s.line("");
+        s.doc("Records {@code " + t.name() + "} with typed arguments; handles are kept alive until the batch is closed.");
+        s.open("public static final class " + t.recorderClass() + " extends TypedRecorder {");
+        s.open("private " + t.recorderClass() + "(BatchedFunction function) {");
+        s.line("super(function);");
+        s.close("}");
+        s.line("");
+        s.doc("Appends a call of {@code " + t.name() + "} to the batch; read its result from the entry after a run.");
+        s.open("public BatchEntry record(" + String.join(", ", params) + ") {");
+        s.line("return function().record(" + String.join(", ", names) + ");");
+        s.close("}");
+        s.close("}");
     }
 
     /** The struct and union types {@code t} uses, each once, nested ones before those that contain them. */

@@ -59,7 +59,7 @@ final class TypedClassWriter {
     private static String part(BindingPlan plan, List<TypedFunction> functions, int i, int parts, Map<String, RawFunction> raw,
                                Map<String, String> byAddress, Set<String> records) {
         BindingPlan.Names n = plan.names();
-        Source s = new Source(plan, List.of("dev.panamax.core.Checks", "dev.panamax.core.memory.AllocatesForCaller", "dev.panamax.core.binding.ArgumentChecks", "dev.panamax.core.binding.Staging", "dev.panamax.core.call.ScratchStack", "dev.panamax.core.upcall.CallbackRegistry",
+        Source s = new Source(plan, List.of("dev.panamax.core.Checks", "dev.panamax.core.memory.AllocatesForCaller", "dev.panamax.core.binding.ArgumentChecks", "dev.panamax.core.binding.Staging", "dev.panamax.core.memory.CallGuard", "dev.panamax.core.memory.CallSlot", "dev.panamax.core.call.ScratchStack", "dev.panamax.core.upcall.CallbackRegistry",
                 "java.lang.foreign.Arena", "java.lang.foreign.MemorySegment", "java.lang.foreign.ValueLayout",
                 "java.lang.ref.Reference"));
         if (i == parts - 1) {
@@ -221,6 +221,12 @@ final class TypedClassWriter {
                     + p.javaName() + ", " + cb.once() + ");");
             registrations.add("if ($" + p.javaName() + " != 0) " + cb.callbackClass() + ".registry().unregister($" + p.javaName() + ");");
         }
+        // the handles the call passes are published as in use until it returns (CallGuard): a close on another
+        // thread meanwhile defers its release
+        boolean guarded = guarded(f);
+        if (guarded) {
+            s.line("CallSlot $$in = CallGuard.enter();");
+        }
         String frameSource = frameSource(f);
         boolean frame = frameSource != null;
         if (frame) s.open("try (ScratchStack.Frame $$frame = " + frameSource + ") {");
@@ -243,6 +249,9 @@ final class TypedClassWriter {
         String call = target + "." + f.name() + "(" + String.join(", ", args) + ")";
         String declare = registrations.isEmpty() ? raw.returnCarrier() + " " : "";
         s.line(hasValue ? declare + "$$result = " + call + ";" : call + ";");
+        // the call's end (CallGuard) right after it, with no finally: entries an exception leaves behind are
+        // dropped by the thread's next call, and the method stays small enough to inline
+        String exitFence = null;
         for (TypedParam p : f.params()) {
             boolean fence = switch (p.mapping()) {
                 case Mapping.HandleValue h -> true;
@@ -253,7 +262,14 @@ final class TypedClassWriter {
                 case Mapping.ScalarArray a -> f.heapInPlace() && !a.terminated();
                 default -> false;
             };
-            if (fence) s.line("Reference.reachabilityFence(" + p.javaName() + ");");
+            if (!fence) continue;
+            if (guarded && exitFence == null) {
+                // the call's end and the first fence in one call
+                exitFence = p.javaName();
+                s.line("CallGuard.exit($$in, " + exitFence + ");");
+            } else {
+                s.line("Reference.reachabilityFence(" + p.javaName() + ");");
+            }
         }
         // statuses
         if (f.status() != null) {
@@ -276,6 +292,15 @@ final class TypedClassWriter {
         if (frame) s.close("}");
         s.close("}");
         if (outlined) checkMethod(s, f, params, checks);
+    }
+
+    /** Whether {@code f} passes handles of the caller's to C: they are then published for the call. */
+    private static boolean guarded(TypedFunction f) {
+        for (TypedParam p : f.params()) {
+            if (p.mapping() instanceof Mapping.HandleValue) return true;
+            if (p.mapping() instanceof Mapping.HandleArray h && h.direction() == Param.Direction.IN) return true;
+        }
+        return false;
     }
 
     /**
@@ -418,7 +443,7 @@ final class TypedClassWriter {
             case Mapping.StringArray sa -> s.line("MemorySegment $" + j + " = " + sup + ".strings($$frame, " + j + ", "
                     + JavaNames.literal(f.name()) + ", " + JavaNames.literal(p.decl().name()) + ");");
             case Mapping.HandleArray h -> s.line("MemorySegment $" + j + " = " + (h.direction() == Param.Direction.IN
-                    ? sup + ".handles($$frame, " + j + ");" : sup + ".slots($$frame, " + j + ");"));
+                    ? sup + ".handles($$frame, $$in, " + j + ");" : sup + ".slots($$frame, " + j + ");"));
             case Mapping.ScalarArray a when a.terminated() ->
                     s.line("MemorySegment $" + j + " = " + sup + ".stageTerminated($$frame, " + j + ");");
             case Mapping.ScalarArray a -> {
@@ -459,7 +484,7 @@ final class TypedClassWriter {
         return switch (p.mapping()) {
             case Mapping.Value v -> v.bool() ? truthValue(v.kind(), j) : j;
             case Mapping.DerivedLength dl -> "$" + j;
-            case Mapping.HandleValue h -> "Staging.address(" + j + ")";
+            case Mapping.HandleValue h -> "MemorySegment.ofAddress(CallGuard.use($$in, " + j + "))";
             case Mapping.StructValue sv -> j + ".segment()";
             case Mapping.StructPointer sp -> j + " == null ? MemorySegment.NULL : " + j + ".segment()";
             case Mapping.CallbackValue cb -> "$" + j + " == 0 ? MemorySegment.NULL : " + cb.callbackClass() + ".registry().stub()";
@@ -490,7 +515,7 @@ final class TypedClassWriter {
     private static String address(BindingPlan plan, TypedParam p) {
         String j = p.javaName();
         return switch (p.mapping()) {
-            case Mapping.HandleValue h -> "Staging.addressOf(" + j + ")";
+            case Mapping.HandleValue h -> "CallGuard.use($$in, " + j + ")";
             case Mapping.CallbackValue cb -> "$" + j + " == 0 ? 0L : " + cb.callbackClass() + ".registry().stub().address()";
             case Mapping.UserData ud -> "(long) $" + ud.callbackParam();
             // scratch memory staged above (NULL for a null argument)

@@ -2,6 +2,7 @@ package dev.panamax.core.batch;
 
 import dev.panamax.core.abi.BlockLayout;
 import dev.panamax.core.abi.Classification;
+import dev.panamax.core.memory.NativeHandle;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -34,13 +35,17 @@ import java.util.List;
  * {@link #close()} frees both, exactly once; a batch that is never closed is freed by the GC and
  * reported as a leak by {@link dev.panamax.core.memory.LeakDetection}, with the place it was created.
  * Its memory joins no {@link dev.panamax.core.memory.NativeScope}: close the batch itself
- * (try-with-resources). Use a batch from the thread that created it.
+ * (try-with-resources). Use a batch from the thread that created it. Handles recorded as arguments
+ * are kept alive until the batch is closed ({@link #keep}): closing one of them before a replay does
+ * not free the object the replay uses.
  */
 public final class Batch implements AutoCloseable {
     private static final int ALIGN = BatchRegion.ALIGN;
 
     private final BatchMode mode;
     private final List<BatchEntry> entries = new ArrayList<>();
+    /** Handles recorded as arguments, kept alive until close. */
+    private final List<NativeHandle> kept = new ArrayList<>();
     /** The entries as the runner reads them. */
     private final BatchRegion commands;
     /** Every entry's parameter block, back to back. */
@@ -130,8 +135,8 @@ public final class Batch implements AutoCloseable {
      * anything is recorded. Each argument is a boxed value of its parameter's C type: {@code Boolean}
      * (bool); {@code Byte}, {@code Short}, {@code Integer}, {@code Long} for integers of that width
      * (a narrower integer widens; signedness is C's, so pass a u32 as an {@code int}); {@code Float};
-     * {@code Double} (or a {@code Float}); a native {@link MemorySegment} or {@code null} for
-     * pointers; a {@code MemorySegment} of exactly the type's size for structs, unions and long
+     * {@code Double} (or a {@code Float}); a native {@link MemorySegment}, {@code null} or a
+     * {@link NativeHandle} (its address; kept alive until the batch closes, {@link #keep}) for pointers; a {@code MemorySegment} of exactly the type's size for structs, unions and long
      * double. For a batch replayed with new arguments, write them through {@link BatchEntry#params()}
      * (no boxing).
      *
@@ -142,10 +147,27 @@ public final class Batch implements AutoCloseable {
         ensureOpen();
         if (args == null) args = new Object[]{null}; // add(thunk, null): one NULL pointer argument
         ParamBlock.checkArguments(thunk.name(), thunk.plan(), args);
+        for (Object a : args) {
+            if (a instanceof NativeHandle h) keep(h);
+        }
         BatchEntry e = add(thunk);
         ParamBlock p = e.params();
         for (int i = 0; i < args.length; i++) p.setArgument(i, args[i]);
         return e;
+    }
+
+    /**
+     * Keeps {@code handle}'s native object alive until this batch is closed ({@link NativeHandle#pin()}):
+     * a {@code close()} or last {@code release()} of the handle meanwhile makes the handle unusable from
+     * Java but leaves the object for the batch's replays, and frees it when the batch closes. Recording
+     * a handle as an argument ({@link #add(Thunk, Object...)}, the generated typed recorders) keeps it.
+     *
+     * @throws dev.panamax.core.memory.HandleReleasedException when the handle is already released
+     */
+    public void keep(NativeHandle handle) {
+        ensureOpen();
+        handle.pin();
+        kept.add(handle);
     }
 
     /**
@@ -222,6 +244,9 @@ public final class Batch implements AutoCloseable {
         commands.close();   // throws from another thread before freeing anything
         arguments.close();
         closed = true;
+        // what the batch kept alive may go now (a handle closed since recording is freed here)
+        for (NativeHandle h : kept) h.unpin();
+        kept.clear();
     }
 
     // -------------------------------------------------------------- package-private, for BatchEntry

@@ -36,7 +36,7 @@ enum ValueKind {
             case LONG -> v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte;
             case FLOAT -> v instanceof Float;
             case DOUBLE -> v instanceof Double || v instanceof Float;
-            case ADDRESS -> v == null || v instanceof java.lang.foreign.MemorySegment;
+            case ADDRESS -> v == null || v instanceof java.lang.foreign.MemorySegment || v instanceof dev.panamax.core.memory.NativeHandle;
             case BYTES -> v instanceof java.lang.foreign.MemorySegment;
         };
     }

@@ -1,6 +1,8 @@
 package dev.panamax.core.binding;
 
 import dev.panamax.core.call.ScratchStack;
+import dev.panamax.core.memory.CallGuard;
+import dev.panamax.core.memory.CallSlot;
 import dev.panamax.core.memory.NativeHandle;
 
 import java.lang.foreign.MemorySegment;
@@ -76,7 +78,16 @@ public final class Staging {
 
     /** The addresses of {@code handles} (null elements as NULL), NULL for null. */
     public static MemorySegment handles(SegmentAllocator frame, NativeHandle[] handles) {
+        return handles(frame, null, handles);
+    }
+
+    /**
+     * The addresses of {@code handles} (null elements as NULL), NULL for null; published in {@code slot}
+     * first ({@link CallGuard#hold}), so that a release during the call waits for it.
+     */
+    public static MemorySegment handles(SegmentAllocator frame, CallSlot slot, NativeHandle[] handles) {
         if (handles == null) return MemorySegment.NULL;
+        CallGuard.hold(slot, handles);
         MemorySegment array = frame.allocate(ValueLayout.ADDRESS, Math.max(1, handles.length));
         for (int i = 0; i < handles.length; i++) array.setAtIndex(ValueLayout.ADDRESS, i, address(handles[i]));
         return array;

@@ -58,7 +58,8 @@ public final class BatchedFunction {
      * through {@link BatchEntry#params()} to replay. Arguments are boxed Java values of the parameter's
      * C type: {@code Boolean} (bool), {@code Byte}/{@code Short}/{@code Integer}/{@code Long} (integers of
      * that width; narrower integers widen), {@code Float}, {@code Double} (a {@code Float} widens),
-     * a native {@link MemorySegment} or {@code null} (pointers), a {@code MemorySegment} of exactly the
+     * a native {@link MemorySegment}, {@code null} or a {@code NativeHandle} (pointers; a handle is kept alive
+     * until the batch closes), a {@code MemorySegment} of exactly the
      * type's size (structs, unions, long double). A wrong count or type is refused before anything is
      * recorded.
      *

@@ -42,6 +42,7 @@ public abstract class NativeHandle implements AutoCloseable {
 
     private static final VarHandle REF_CNT;
     private static final VarHandle SCOPED;
+    private static final VarHandle PINS;
     private static final Object CLOSED = new Object();
 
     static {
@@ -49,6 +50,7 @@ public abstract class NativeHandle implements AutoCloseable {
             MethodHandles.Lookup l = MethodHandles.lookup();
             REF_CNT = l.findVarHandle(NativeHandle.class, "refCnt", int.class);
             SCOPED = l.findVarHandle(NativeHandle.class, "scoped", Object.class);
+            PINS = l.findVarHandle(NativeHandle.class, "pins", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -70,6 +72,8 @@ public abstract class NativeHandle implements AutoCloseable {
     private volatile int refCnt;
     @SuppressWarnings("unused") // null, a Scoped, or CLOSED; updated through SCOPED
     private volatile Object scoped;
+    @SuppressWarnings("unused") // updated through PINS
+    private volatile int pins;
 
     /**
      * Adopts a native object. An owned one with a known size is reserved against the budget now
@@ -254,6 +258,39 @@ public abstract class NativeHandle implements AutoCloseable {
     }
 
     /**
+     * Keeps the native object alive until {@link #unpin()}, whatever happens to this handle meanwhile:
+     * a {@code close()} or last {@code release()} makes the handle unusable from Java at once, but the
+     * object is freed only when the last pin goes. For holders of the address that outlive a call, such
+     * as a {@link dev.panamax.core.batch.Batch} that replays it ({@code Batch.keep}).
+     *
+     * @throws HandleReleasedException when the handle is already released
+     */
+    public final void pin() {
+        // counted first, then the state read (both fenced, as the release's swap and its read of the pins
+        // are): a release racing this pin either sees the pin and waits for it, or is seen here
+        PINS.getAndAdd(this, 1);
+        if (isReleased()) {
+            unpin();
+            throw HandleReleasedException.released("pin", this);
+        }
+    }
+
+    /** Ends one {@link #pin()}; when the last goes and the handle was released meanwhile, the object is freed now. */
+    public final void unpin() {
+        int left = (int) PINS.getAndAdd(this, -1) - 1;
+        if (left < 0) {
+            PINS.getAndAdd(this, 1);
+            throw new IllegalStateException("unpin without a pin: type=" + getClass().getSimpleName());
+        }
+        if (left == 0 && isReleased()) CallGuard.releaseDeferred();
+    }
+
+    /** Whether a {@link #pin()} keeps the object alive. */
+    final boolean pinned() {
+        return (int) PINS.getVolatile(this) > 0;
+    }
+
+    /**
      * Records where this handle was last used (kept when leak detection tracks this handle), so a
      * leak report shows its last moves. Returns this handle.
      */
@@ -285,8 +322,14 @@ public abstract class NativeHandle implements AutoCloseable {
                         getClass().getSimpleName(), address), inUse);
             }
         }
-        if (state != null) state.releaseByCode();
+        // a native call of any thread may still be using the object: then it is freed when the call returns
+        if (state != null) CallGuard.releaseWhenUnused(this, state, address);
         Reference.reachabilityFence(this);
+    }
+
+    /** The release {@link CallGuard} deferred while a call was using the object. */
+    final void releaseDeferred() {
+        state.releaseByCode();
     }
 
     private void checkThread(String operation) {

@@ -1,9 +1,13 @@
 package dev.panamax.core.upcall;
 
+import dev.panamax.core.memory.CallGuard;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
+import dev.panamax.core.memory.CallGuard;
+
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -93,7 +97,9 @@ public final class Upcalls {
             MethodHandle value = MethodHandles.dropArguments(MethodHandles.constant(t.returnType(), fallback), 0, Throwable.class);
             onError = MethodHandles.foldArguments(value, record);
         }
-        return MethodHandles.catchException(target, Throwable.class, MethodHandles.dropArguments(onError, 1, t.parameterList()));
+        // typed calls the callback makes nest inside the native call it runs in (CallGuard)
+        return MethodHandles.catchException(CallGuard.upcallScope(target), Throwable.class,
+                MethodHandles.dropArguments(onError, 1, t.parameterList()));
     }
 
     /** Options of one stub. */

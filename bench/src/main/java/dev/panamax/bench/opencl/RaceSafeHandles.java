@@ -1,0 +1,69 @@
+package dev.panamax.bench.opencl;
+
+import dev.panamax.bench.Figure;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What race-safe handles cost per typed call, on the {@link NullDriver} (the binding's own cost): the
+ * round trip (a), an enqueue and a clFinish passing three handles, through the typed layer with its
+ * in-call guard, through the same typed calls without it ({@link UnguardedTyped}, the code before the
+ * guard) and through LWJGL, side by side in each fork. {@link RaceSafeHandlesChecksOff} runs the same
+ * with {@code -Dpanamax.checks=false}, which removes the guard.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(jvmArgsPrepend = "--sun-misc-unsafe-memory-access=allow")
+public class RaceSafeHandles {
+    private NullDriver driver;
+    private PanamaxDispatch panamax;
+    private LwjglDispatch lwjgl;
+
+    @Setup(Level.Trial)
+    public void setup() throws Throwable {
+        driver = new NullDriver();
+        panamax = new PanamaxDispatch();
+        panamax.adopt(driver.objects());
+        lwjgl = new LwjglDispatch();
+        lwjgl.adopt(driver.objects());
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws Throwable {
+        try {
+            lwjgl.tearDown();
+            panamax.tearDown();
+        } finally {
+            driver.close();
+        }
+    }
+
+    @Benchmark
+    @Figure("panamax.unguarded.handles.nullDriver.roundtrip.ns")
+    public void unguardedRoundtrip() {
+        panamax.roundtripUnguarded();
+    }
+
+    @Benchmark
+    @Figure(value = "panamax.guarded.handles.nullDriver.roundtrip.ns", baseline = "panamax.unguarded.handles.nullDriver.roundtrip.ns")
+    public void guardedRoundtrip() {
+        panamax.roundtrip();
+    }
+
+    @Benchmark
+    @Figure(value = "lwjgl.handles.nullDriver.roundtrip.ns", baseline = "panamax.unguarded.handles.nullDriver.roundtrip.ns")
+    public void lwjglRoundtrip() {
+        lwjgl.roundtrip();
+    }
+}
