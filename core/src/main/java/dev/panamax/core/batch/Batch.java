@@ -147,9 +147,16 @@ public final class Batch implements AutoCloseable {
         ensureOpen();
         if (args == null) args = new Object[]{null}; // add(thunk, null): one NULL pointer argument
         ParamBlock.checkArguments(thunk.name(), thunk.plan(), args);
-        for (Object a : args) {
-            if (a instanceof NativeHandle h) keep(h);
+        // handles become the addresses their pins keep valid, all before the entry exists: a handle released
+        // meanwhile fails here and records nothing, and none is read again after its pin
+        Object[] values = args;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i] instanceof NativeHandle h) {
+                if (values == args) values = args.clone();
+                values[i] = MemorySegment.ofAddress(keep(h));
+            }
         }
+        args = values;
         BatchEntry e = add(thunk);
         ParamBlock p = e.params();
         for (int i = 0; i < args.length; i++) p.setArgument(i, args[i]);
@@ -162,12 +169,14 @@ public final class Batch implements AutoCloseable {
      * Java but leaves the object for the batch's replays, and frees it when the batch closes. Recording
      * a handle as an argument ({@link #add(Thunk, Object...)}, the generated typed recorders) keeps it.
      *
+     * @return the handle's native address, valid until the batch is closed
      * @throws dev.panamax.core.memory.HandleReleasedException when the handle is already released
      */
-    public void keep(NativeHandle handle) {
+    public long keep(NativeHandle handle) {
         ensureOpen();
-        handle.pin();
+        long address = handle.pin();
         kept.add(handle);
+        return address;
     }
 
     /**

@@ -5,8 +5,6 @@ import dev.panamax.core.abi.CFunctionType;
 import dev.panamax.core.abi.Classification;
 import dev.panamax.core.abi.Mode;
 
-import dev.panamax.core.memory.NativeHandle;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
 import java.lang.foreign.ValueLayout;
@@ -277,8 +275,7 @@ public final class ParamBlock {
             case LONG -> setLong(index, ((Number) v).longValue());
             case FLOAT -> setFloat(index, (Float) v);
             case DOUBLE -> setDouble(index, ((Number) v).doubleValue());
-            case ADDRESS -> setAddress(index, v == null ? MemorySegment.NULL
-                    : v instanceof NativeHandle h ? MemorySegment.ofAddress(h.address()) : (MemorySegment) v);
+            case ADDRESS -> setAddress(index, v == null ? MemorySegment.NULL : (MemorySegment) v);
             case BYTES -> set(index, (MemorySegment) v);
         }
     }

@@ -263,9 +263,10 @@ public abstract class NativeHandle implements AutoCloseable {
      * object is freed only when the last pin goes. For holders of the address that outlive a call, such
      * as a {@link dev.panamax.core.batch.Batch} that replays it ({@code Batch.keep}).
      *
+     * @return the native address the pin keeps valid (usable after the handle's release, until the unpin)
      * @throws HandleReleasedException when the handle is already released
      */
-    public final void pin() {
+    public final long pin() {
         // counted first, then the state read (both fenced, as the release's swap and its read of the pins
         // are): a release racing this pin either sees the pin and waits for it, or is seen here
         PINS.getAndAdd(this, 1);
@@ -273,9 +274,13 @@ public abstract class NativeHandle implements AutoCloseable {
             unpin();
             throw HandleReleasedException.released("pin", this);
         }
+        return address;
     }
 
-    /** Ends one {@link #pin()}; when the last goes and the handle was released meanwhile, the object is freed now. */
+    /**
+     * Ends one {@link #pin()}; when the last goes and the handle was released meanwhile, the object is freed
+     * now (by this thread, or by the deferred-release thread if it got there first).
+     */
     public final void unpin() {
         int left = (int) PINS.getAndAdd(this, -1) - 1;
         if (left < 0) {

@@ -100,7 +100,7 @@ class CallGuardTest {
         h.unpin();
         assertEquals(0, h.freed.get());
         h.unpin();
-        assertEquals(1, h.freed.get(), "freed by the last unpin");
+        awaitFreed(h); // by the last unpin, or by the releaser thread if it took the release first
         assertThrows(HandleReleasedException.class, h::pin);
         assertThrows(IllegalStateException.class, h::unpin);
     }
