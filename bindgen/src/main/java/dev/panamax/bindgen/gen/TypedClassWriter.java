@@ -529,12 +529,9 @@ final class TypedClassWriter {
             case Mapping.ScalarArray a when !f.heapInPlace() && a.direction() != Param.Direction.IN ->
                     s.line("Staging.copyBack($" + j + ", " + j + ", " + (a.fixed() > 0 ? a.fixed() : -1) + ");");
             case Mapping.HandleArray h when h.direction() != Param.Direction.IN -> {
-                String wrap = h.handleClass() + (h.owned() ? ".owned(" : ".borrowed(");
-                s.open("if (" + j + " != null) {");
-                s.open("for (int $$i = 0; $$i < " + (h.fixed() > 0 ? Integer.toString(h.fixed()) : j + ".length") + "; $$i++) {");
-                s.line(j + "[$$i] = " + wrap + "$" + j + ".getAtIndex(ValueLayout.ADDRESS, $$i));");
-                s.close("}");
-                s.close("}");
+                // one call (the wrapping method as a constant method reference) keeps the typed method small
+                String wrap = h.handleClass() + (h.owned() ? "::owned" : "::borrowed");
+                s.line("Staging.handlesBack($" + j + ", " + j + ", " + (h.fixed() > 0 ? Integer.toString(h.fixed()) : "-1") + ", " + wrap + ");");
             }
             default -> { }
         }

@@ -62,9 +62,9 @@ class MissingLibraryTest {
 
             Object recorder = thunks.getField("ab_twice").get(null);
             try (Batch batch = Batch.create(BatchMode.STANDARD)) {
-                Method record = recorder.getClass().getMethod("record", Batch.class, Object[].class);
+                Method record = recorder.getClass().getMethod("record", Batch.class, int.class);
                 for (int i = 0; i < 2; i++) {
-                    libraryNotFound(() -> record.invoke(recorder, batch, new Object[] {1}));
+                    libraryNotFound(() -> record.invoke(recorder, batch, 1));
                 }
             }
         }

@@ -99,6 +99,17 @@ public final class Staging {
         return frame.allocateZeroed(ValueLayout.ADDRESS, Math.max(1, handles.length));
     }
 
+    /**
+     * The handles C wrote into {@code staged}, wrapped by {@code wrap} (a handle class's {@code owned} or
+     * {@code borrowed}), into the first {@code count} elements of {@code array} (all when negative); nothing
+     * for a null array.
+     */
+    public static <H> void handlesBack(MemorySegment staged, H[] array, int count, java.util.function.Function<MemorySegment, H> wrap) {
+        if (array == null) return;
+        int n = count < 0 ? array.length : Math.min(count, array.length);
+        for (int i = 0; i < n; i++) array[i] = wrap.apply(staged.getAtIndex(ValueLayout.ADDRESS, i));
+    }
+
     /** A copy of {@code array}, NULL for null. */
     public static MemorySegment stageIn(SegmentAllocator frame, byte[] array) {
         return array == null ? MemorySegment.NULL : frame.allocateFrom(ValueLayout.JAVA_BYTE, array);
