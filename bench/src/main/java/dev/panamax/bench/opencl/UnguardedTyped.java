@@ -35,8 +35,9 @@ final class UnguardedTyped {
         check(queue, kernel, workDim, offset, global, local);
         int result;
         try {
-            result = (int) ENQUEUE.invokeExact(addressOf(queue), addressOf(kernel), workDim,
-                    offset == null ? MemorySegment.NULL : offset, global, local == null ? MemorySegment.NULL : local, 0, 0L, 0L);
+            MemorySegment off = offset == null ? MemorySegment.NULL : offset;
+            MemorySegment loc = local == null ? MemorySegment.NULL : local;
+            result = (int) ENQUEUE.invokeExact(addressOf(queue), addressOf(kernel), workDim, off, global, loc, 0, 0L, 0L);
         } catch (Throwable t) {
             throw rethrow(t);
         }
