@@ -45,6 +45,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class CallGuard {
     private static final boolean SELF_FENCE = Checks.CHECKS && !AsymmetricFence.AVAILABLE;
     private static final ThreadLocal<CallSlot> SLOTS = new ThreadLocal<>();
+    // read racily: a slot's thread field is final, so any thread reading it sees it whole
+    private static CallSlot first;
     private static final Set<CallSlot> REGISTERED = ConcurrentHashMap.newKeySet();
     private static final List<NativeHandle> DEFERRED = new ArrayList<>();
     private static final long POLL_NANOS = 100_000;
@@ -55,6 +57,9 @@ public final class CallGuard {
     /** The current thread's slot, or null when checks are off ({@link Checks#CHECKS}). */
     public static CallSlot enter() {
         if (!Checks.CHECKS) return null;
+        // the first thread that made a guarded call finds its slot without the thread-local lookup
+        CallSlot f = first;
+        if (f != null && f.thread == Thread.currentThread()) return f;
         CallSlot s = SLOTS.get();
         return s != null ? s : register();
     }
@@ -159,6 +164,7 @@ public final class CallGuard {
         CallSlot s = new CallSlot(Thread.currentThread());
         REGISTERED.add(s);
         SLOTS.set(s);
+        if (first == null) first = s;
         return s;
     }
 

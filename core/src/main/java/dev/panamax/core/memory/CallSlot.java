@@ -29,6 +29,8 @@ public final class CallSlot {
     }
 
     private final WeakReference<Thread> owner;
+    /** The slot's thread, for the first thread's lookup without a thread-local ({@link CallGuard#enter()}). */
+    final Thread thread;
     // written by the owner only: plain stores, then a release store of top
     private long[] held = new long[16];
     private int top;
@@ -39,6 +41,7 @@ public final class CallSlot {
 
     CallSlot(Thread owner) {
         this.owner = new WeakReference<>(owner);
+        this.thread = owner;
     }
 
     /** Publishes {@code address} as in use by this thread (no fence: see {@link CallGuard}). */
