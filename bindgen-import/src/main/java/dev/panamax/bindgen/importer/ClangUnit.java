@@ -6,6 +6,7 @@ import dev.panamax.bindgen.importer.clang.CXTranslationUnit;
 import dev.panamax.bindgen.importer.clang.CXUnsavedFile;
 import dev.panamax.bindgen.importer.clang.Clang;
 import dev.panamax.bindgen.importer.clang.ClangApi;
+import dev.panamax.core.NativeEnvironment;
 import dev.panamax.core.upcall.UpcallStub;
 
 import java.lang.foreign.Arena;
@@ -48,9 +49,12 @@ final class ClangUnit implements AutoCloseable {
      * @throws ImportException when libclang cannot parse at all (not for errors in the code: see {@link #errors})
      */
     static ClangUnit parse(String name, String source, List<String> args, int options) {
+        // Unless told not to, clang_createIndex enables LLVM's crash recovery, which replaces the JVM's
+        // SIGSEGV handler: a signal the JVM raises on purpose in any thread (implicit null checks,
+        // safepoint polls) would then kill the process. With the variable set libclang installs no
+        // handler at all, so there is no window between creating the index and turning recovery off.
+        NativeEnvironment.setIfUnset("LIBCLANG_DISABLE_CRASH_RECOVERY", "1");
         CXIndex index = ClangApi.clang_createIndex(0, 0);
-        // clang_createIndex enables LLVM's crash recovery, which replaces the JVM's SIGSEGV handler: the
-        // JVM's own implicit null checks would then kill the process. Off again, the JVM's are back.
         Clang.clang_toggleCrashRecovery(0);
         try (Arena a = Arena.ofConfined()) {
             byte[] bytes = source.getBytes(java.nio.charset.StandardCharsets.UTF_8);
