@@ -81,6 +81,9 @@ public final class BundledLibrary {
         Path target = cacheDir.resolve(quickKey(bytes)).resolve(fileName);
         if (holds(target, bytes)) return target;
         if (Files.exists(target)) {
+            // another extraction may have renamed its file into place since the first look: a file only
+            // ever appears there whole, so a second look tells a collision from a race
+            if (holds(target, bytes)) return target;
             target = cacheDir.resolve(sha256(bytes)).resolve(fileName);
             if (Files.isRegularFile(target) && sizeOf(target) == bytes.length) return target;
         }
