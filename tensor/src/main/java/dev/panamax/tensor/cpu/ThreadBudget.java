@@ -1,12 +1,11 @@
 package dev.panamax.tensor.cpu;
 
+import dev.panamax.core.NativeEnvironment;
 import dev.panamax.core.call.NativeLibrary;
 import dev.panamax.core.call.Tier;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
-import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 
@@ -71,8 +70,8 @@ public final class ThreadBudget {
 
     /** Environment for the libraries the kernels load: OpenBLAS single-threaded, PoCL within the budget. */
     static void beforeLoading() {
-        setenvIfUnset("OPENBLAS_NUM_THREADS", "1");
-        setenvIfUnset("POCL_MAX_PTHREAD_COUNT", Integer.toString(THREADS));
+        NativeEnvironment.setIfUnset("OPENBLAS_NUM_THREADS", "1");
+        NativeEnvironment.setIfUnset("POCL_MAX_PTHREAD_COUNT", Integer.toString(THREADS));
     }
 
     static void applyTo(NativeLibrary kernels) {
@@ -92,9 +91,9 @@ public final class ThreadBudget {
         }
     }
 
-    // The calls made once while the kernels load (setenv, pmx_t_set_threads) are plain linker handles
-    // used on the spot: a core downcall's lazy call site would spin method handles for each of their
-    // signatures on the path of the first op, for calls made once or twice in the process's life.
+    // pmx_t_set_threads, called once while the kernels load, is a plain linker handle used on the
+    // spot: a core downcall's lazy call site would spin method handles for its signature on the path
+    // of the first op, for a call made once or twice in the process's life.
     private static void setKernelThreads(NativeLibrary kernels, int threads) {
         MethodHandle set = Linker.nativeLinker().downcallHandle(kernels.symbol("pmx_t_set_threads"),
                 FunctionDescriptor.ofVoid(ValueLayout.JAVA_INT));
@@ -102,19 +101,6 @@ public final class ThreadBudget {
             set.invokeExact(threads);
         } catch (Throwable t) {
             throw new IllegalStateException("pmx_t_set_threads failed", t);
-        }
-    }
-
-    private static void setenvIfUnset(String name, String value) {
-        if (System.getenv(name) != null) return;
-        Linker linker = Linker.nativeLinker();
-        MethodHandle setenv = linker.downcallHandle(linker.defaultLookup().find("setenv").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment n = arena.allocateFrom(name), v = arena.allocateFrom(value);
-            int ignored = (int) setenv.invokeExact(n, v, 0);
-        } catch (Throwable t) {
-            throw new IllegalStateException("setenv " + name + " failed", t);
         }
     }
 
