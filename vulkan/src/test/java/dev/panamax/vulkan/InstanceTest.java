@@ -82,6 +82,7 @@ class InstanceTest {
 
     @Test
     void aMissingExtensionIsAnExceptionNamingFunctionAndResult() {
+        create(List.of()).close();   // without a driver the loader answers VK_ERROR_INCOMPATIBLE_DRIVER first
         VulkanException e = assertThrows(VulkanException.class,
                 () -> Instance.create("panamax-test", List.of("VK_PANAMAX_no_such_extension")).close());
         assertEquals("vkCreateInstance", e.function());
