@@ -3,6 +3,7 @@ package dev.panamax.core.batch;
 import dev.panamax.core.abi.BlockLayout;
 import dev.panamax.core.abi.Classification;
 import dev.panamax.core.memory.NativeHandle;
+import dev.panamax.core.memory.SegmentAccess;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -35,7 +36,8 @@ import java.util.List;
  * {@link #close()} frees both, exactly once; a batch that is never closed is freed by the GC and
  * reported as a leak by {@link dev.panamax.core.memory.LeakDetection}, with the place it was created.
  * Its memory joins no {@link dev.panamax.core.memory.NativeScope}: close the batch itself
- * (try-with-resources). Use a batch from the thread that created it. Handles recorded as arguments
+ * (try-with-resources). Use a batch from the thread that created it, or create it
+ * {@link #createShared shared} to use it from one thread at a time. Handles recorded as arguments
  * are kept alive until the batch is closed ({@link #keep}): closing one of them before a replay does
  * not free the object the replay uses.
  */
@@ -62,12 +64,12 @@ public final class Batch implements AutoCloseable {
     private ParamBlock.Shape lastShape;
     private boolean closed;
 
-    private Batch(BatchMode mode, int initialCapacity) {
+    private Batch(BatchMode mode, int initialCapacity, SegmentAccess access) {
         this.mode = mode;
         int capacity = Math.max(1, initialCapacity);
-        this.commands = new BatchRegion("batch command buffer: mode=" + mode, (long) capacity * BatchNative.ENTRY_SIZE);
+        this.commands = new BatchRegion("batch command buffer: mode=" + mode, (long) capacity * BatchNative.ENTRY_SIZE, access);
         try {
-            this.arguments = new BatchRegion("batch argument area: mode=" + mode, (long) capacity * 16);
+            this.arguments = new BatchRegion("batch argument area: mode=" + mode, (long) capacity * 16, access);
         } catch (Throwable t) {
             commands.close();
             throw t;
@@ -86,7 +88,31 @@ public final class Batch implements AutoCloseable {
     public static Batch create(BatchMode mode, int initialCapacity) {
         if (mode == null) throw new IllegalArgumentException("batch mode is missing");
         if (initialCapacity < 0) throw new IllegalArgumentException("negative capacity: initialCapacity=" + initialCapacity);
-        return new Batch(mode, initialCapacity);
+        return new Batch(mode, initialCapacity, SegmentAccess.CONFINED);
+    }
+
+    /**
+     * An empty batch that any thread may use and close, one thread at a time: the caller orders the
+     * uses (a lock, or handing the batch over through a concurrent queue). For a pool of batches
+     * shared by the threads of a component that records, runs and {@link #clear() clears} them,
+     * and closes them all when it closes:
+     *
+     * <pre>{@code
+     * Batch batch = idle.poll();                       // a ConcurrentLinkedDeque<Batch>
+     * if (batch == null) batch = Batch.createShared(BatchMode.STANDARD, 64);
+     * try {
+     *     batch.add(flush).params().setAddress(0, queue);
+     *     batch.run();
+     * } finally {
+     *     batch.clear();
+     *     idle.push(batch);
+     * }
+     * }</pre>
+     */
+    public static Batch createShared(BatchMode mode, int initialCapacity) {
+        if (mode == null) throw new IllegalArgumentException("batch mode is missing");
+        if (initialCapacity < 0) throw new IllegalArgumentException("negative capacity: initialCapacity=" + initialCapacity);
+        return new Batch(mode, initialCapacity, SegmentAccess.SHARED);
     }
 
     /** How {@link #run()} crosses. */
@@ -212,11 +238,13 @@ public final class Batch implements AutoCloseable {
     /**
      * Forgets every recorded entry and keeps the memory (command buffer and argument area) for the
      * next recording: a recorder that fills, runs and starts over allocates nothing after its first
-     * rounds. Entries and parameter blocks taken before are unusable after (their reads fail or
+     * rounds. The used part of the argument area is zeroed, so the next recording's parameter blocks
+     * start zeroed as {@link #add(Thunk)} promises. Entries and parameter blocks taken before are unusable after (their reads fail or
      * see the next recording's data); results of the last run go with them.
      */
     public void clear() {
         ensureOpen();
+        area.segment.asSlice(0, areaUsed).fill((byte) 0); // the next recording's blocks start zeroed, as add promises
         entries.clear();
         areaUsed = 0;
         ranInLastRun = 0;
@@ -245,7 +273,7 @@ public final class Batch implements AutoCloseable {
      * Frees the command buffer and every parameter block; the batch and its entries are unusable
      * after, and segments taken from them fail. Idempotent.
      *
-     * @throws WrongThreadException from a thread other than the creator's; nothing is freed then
+     * @throws WrongThreadException from a thread other than the creator's (unless created shared); nothing is freed then
      */
     @Override
     public void close() {

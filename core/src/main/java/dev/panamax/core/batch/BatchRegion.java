@@ -2,6 +2,7 @@ package dev.panamax.core.batch;
 
 import dev.panamax.core.memory.NativeBuffer;
 import dev.panamax.core.memory.NativeScope;
+import dev.panamax.core.memory.SegmentAccess;
 
 import java.lang.foreign.MemorySegment;
 
@@ -13,7 +14,8 @@ import java.lang.foreign.MemorySegment;
  * reservation always matches what is held, and a segment taken before the move fails in Java
  * (closed) instead of reading memory the batch no longer uses.
  *
- * <p>Confined to the thread that created the batch, as the batch is. The buffers join no
+ * <p>Confined to the thread that created the batch, as the batch is, unless the batch was created
+ * shared. The buffers join no
  * {@link NativeScope}: the batch closes them (a scope open during a growth must not free the
  * batch's memory when it closes).
  */
@@ -22,12 +24,14 @@ final class BatchRegion {
     static final int ALIGN = 64;
 
     private final String label;
+    private final SegmentAccess access;
     private NativeBuffer buffer;
     private MemorySegment segment;
 
-    BatchRegion(String label, long capacity) {
+    BatchRegion(String label, long capacity, SegmentAccess access) {
         this.label = label;
-        this.buffer = allocate(label, capacity);
+        this.access = access;
+        this.buffer = allocate(label, capacity, access);
         this.segment = aligned(buffer, capacity);
     }
 
@@ -50,7 +54,7 @@ final class BatchRegion {
      * the old buffer is freed. If allocating fails nothing changes.
      */
     MemorySegment grow(long newCapacity, long used) {
-        NativeBuffer bigger = allocate(label, newCapacity);
+        NativeBuffer bigger = allocate(label, newCapacity, access);
         MemorySegment s;
         try {
             s = aligned(bigger, newCapacity);
@@ -71,9 +75,9 @@ final class BatchRegion {
         buffer.close();
     }
 
-    private static NativeBuffer allocate(String label, long capacity) {
+    private static NativeBuffer allocate(String label, long capacity, SegmentAccess access) {
         // malloc aligns to 16: ALIGN bytes of slack let the usable part start on a 64-byte boundary
-        NativeBuffer b = NativeScope.unscoped(() -> NativeBuffer.allocateConfined(capacity + ALIGN));
+        NativeBuffer b = NativeScope.unscoped(() -> NativeBuffer.allocate(capacity + ALIGN, access, true));
         b.touch(label);
         return b;
     }

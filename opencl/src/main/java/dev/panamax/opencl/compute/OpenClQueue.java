@@ -4,6 +4,8 @@ import dev.panamax.compute.CommandBufferException;
 import dev.panamax.compute.spi.Command;
 import dev.panamax.compute.spi.QueueDriver;
 import dev.panamax.compute.spi.Submission;
+import dev.panamax.core.batch.Batch;
+import dev.panamax.core.batch.BatchMode;
 import dev.panamax.core.upcall.CallbackRegistry;
 import dev.panamax.opencl.binding.CL;
 import dev.panamax.opencl.binding.ClCommandQueue;
@@ -14,6 +16,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A command queue on an OpenCL device (in order). A submission is replayed by {@link Replay} into
@@ -34,6 +37,7 @@ final class OpenClQueue implements QueueDriver {
             .build(Arena.global());
 
     private static final int MAX_IDLE_SCRATCH = 4;
+    private static final long MAX_IDLE_BATCH_BYTES = 1 << 20;
 
     private final OpenClDevice device;
     private final ClCommandQueue queue;
@@ -46,6 +50,13 @@ final class OpenClQueue implements QueueDriver {
     }
 
     private final ConcurrentLinkedDeque<Scratch> scratch = new ConcurrentLinkedDeque<>();
+    /**
+     * The batch replays record into and clear after running, made with the queue: shared, so any
+     * committing thread takes it (null while one uses it) and gives it back, and a commit allocates
+     * no batch memory. A commit that finds it taken records into a batch of its own, closed after.
+     */
+    private final Batch ownBatch;
+    private final AtomicReference<Batch> idleBatch = new AtomicReference<>();
     private volatile boolean closed;
 
     OpenClQueue(OpenClDevice device) {
@@ -57,6 +68,13 @@ final class OpenClQueue implements QueueDriver {
                     "clCreateCommandQueueWithProperties"));
         }
         this.address = queue.handle();
+        try {
+            this.ownBatch = Batch.createShared(BatchMode.STANDARD, 64);
+        } catch (Throwable t) {
+            queue.close();
+            throw t;
+        }
+        idleBatch.set(ownBatch);
     }
 
     OpenClDevice device() {
@@ -102,6 +120,8 @@ final class OpenClQueue implements QueueDriver {
             queue.close();
             Scratch b;
             while ((b = scratch.poll()) != null) b.free();
+            Batch batch = idleBatch.getAndSet(null);
+            if (batch != null) batch.close();
         }
     }
 
@@ -121,6 +141,26 @@ final class OpenClQueue implements QueueDriver {
             if (!closed || !scratch.remove(b)) return;
         }
         b.free();
+    }
+
+    /** An empty batch for one replay: the queue's own when it is idle, else a new one. */
+    Batch takeBatch(int entries) {
+        Batch b = idleBatch.getAndSet(null);
+        return b != null ? b : Batch.create(BatchMode.STANDARD, entries);
+    }
+
+    /**
+     * Gives the queue's batch back cleared (closed instead when the queue closed meanwhile or it grew
+     * large); closes any other.
+     */
+    void returnBatch(Batch b) {
+        if (b == ownBatch) {
+            b.clear();
+            if (!closed && b.nativeBytes() <= MAX_IDLE_BATCH_BYTES && idleBatch.compareAndSet(null, b)) {
+                if (!closed || !idleBatch.compareAndSet(b, null)) return;
+            }
+        }
+        b.close();
     }
 
     /** A failure of command {@code index} of a submission, named. */

@@ -9,7 +9,6 @@ import dev.panamax.compute.spi.Command;
 import dev.panamax.compute.spi.Submission;
 import dev.panamax.core.batch.Batch;
 import dev.panamax.core.batch.BatchFailedException;
-import dev.panamax.core.batch.BatchMode;
 import dev.panamax.core.batch.ParamBlock;
 import dev.panamax.core.batch.Thunk;
 import dev.panamax.opencl.binding.CL;
@@ -26,7 +25,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Turns a submission into one core {@link Batch} and runs it: every {@code clSetKernelArg} a
+ * Turns a submission into one core {@link Batch} (a cleared one the queue keeps for reuse) and runs it: every {@code clSetKernelArg} a
  * dispatch needs (only the arguments that changed since the kernel's previous dispatch in this
  * run), every enqueue (the last one returning the event that tells when the run is done; a marker
  * only for an empty command buffer) and a flush, in one crossing, under the device's replay lock. Sizes, values and staged data go into one scratch block, kept until the run completes.
@@ -81,7 +80,8 @@ final class Replay {
         base = mem.address();
         mem.set(ValueLayout.JAVA_LONG, EVENT_SLOT, 0L);
         var lock = queue.device().replayLock();
-        try (Batch batch = Batch.create(BatchMode.STANDARD, commands.size() + 4)) {
+        Batch batch = queue.takeBatch(commands.size() + 4);
+        try {
             int failedAtEntry = -1;
             try {
                 record(batch, run);
@@ -114,6 +114,7 @@ final class Replay {
                 else CL.clFinish(q);
             }
         } finally {
+            queue.returnBatch(batch);
             for (MemorySegment t : transients) CL.clReleaseMemObject(t); // the commands hold their own references
         }
         run.event(MemorySegment.ofAddress(mem.get(ValueLayout.JAVA_LONG, EVENT_SLOT)));
