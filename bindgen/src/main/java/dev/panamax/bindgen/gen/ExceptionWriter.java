@@ -21,13 +21,18 @@ final class ExceptionWriter {
                 "named after the error convention: {@code NAME (code) in function}.");
         s.open("public class " + cls + " extends RuntimeException {");
         s.line("private static final long serialVersionUID = 1L;");
+        // Codes and names as two array literals, not Map.ofEntries(Map.entry(...), ...): javac infers the
+        // type of every generic call in such a varargs list together, which took minutes for 1,000 names.
         for (ConventionPlan c : plan.conventions()) {
-            List<String> entries = new ArrayList<>();
+            List<String> codes = new ArrayList<>();
+            List<String> names = new ArrayList<>();
             for (Map.Entry<Long, String> e : c.names().entrySet()) {
-                entries.add("Map.entry(" + e.getKey() + "L, " + JavaNames.literal(e.getValue()) + ")");
+                codes.add(e.getKey() + "L");
+                names.add(JavaNames.literal(e.getValue()));
             }
             s.line("private static final Map<Long, String> $" + c.name() + " = "
-                    + (entries.isEmpty() ? "Map.of();" : "Map.ofEntries(\n            " + String.join(",\n            ", entries) + ");"));
+                    + (codes.isEmpty() ? "Map.of();" : "names(new long[] {" + String.join(", ", codes) + "},\n            new String[] {"
+                    + String.join(", ", names) + "});"));
         }
         s.line("");
         s.line("private final String function;");
@@ -67,6 +72,12 @@ final class ExceptionWriter {
         for (ConventionPlan c : plan.conventions()) s.line("case " + JavaNames.literal(c.name()) + " -> $" + c.name() + ".get(code);");
         s.line("default -> null;");
         s.close("};");
+        s.close("}");
+        s.line("");
+        s.open("private static Map<Long, String> names(long[] codes, String[] names) {");
+        s.line("Map<Long, String> m = new java.util.HashMap<>();");
+        s.line("for (int i = 0; i < codes.length; i++) m.put(codes[i], names[i]);");
+        s.line("return Map.copyOf(m);");
         s.close("}");
         s.line("");
         s.open("private static String message(String function, String convention, long code, String detail) {");
