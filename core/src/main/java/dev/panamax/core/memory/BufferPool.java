@@ -2,6 +2,7 @@ package dev.panamax.core.memory;
 
 import dev.panamax.core.internal.memory.Budget;
 import dev.panamax.core.internal.memory.LibC;
+import dev.panamax.core.internal.memory.Shadow;
 import dev.panamax.core.internal.memory.Tracked;
 import dev.panamax.core.internal.memory.TypeCounter;
 
@@ -18,6 +19,12 @@ import java.util.function.LongSupplier;
  * idle blocks per class or on idle bytes for the whole pool, in which case it is freed.
  * {@link #trim()} frees idle blocks on demand; the budget also trims pools when it runs short.
  *
+ * <p>A block keeps the heap shadow it was allocated with for its whole life: a lease holds it as
+ * its handle's shadow, an idle block holds it in its class, and it goes only when the block is freed.
+ * So the GC sees every native byte the pool holds, as it sees a {@link NativeBuffer}'s, while a hit
+ * allocates no new shadow (a fresh shadow costs the JVM a zeroing pass over fresh heap regions, which
+ * for large blocks dwarfs the rest of an acquire).
+ *
  * <pre>{@code
  * try (BufferPool pool = BufferPool.create()) {
  *     try (PooledBuffer b = (PooledBuffer) pool.acquire(65536)) {   // confined to this thread
@@ -27,7 +34,9 @@ import java.util.function.LongSupplier;
  * }</pre>
  * Thread-safe: each size class has its own lock, held only to push or pop one block. Pooled memory
  * is not zeroed: it holds whatever its last user wrote. Closing the pool frees its idle blocks;
- * buffers still leased are freed when they are released.
+ * buffers still leased are freed when they are released. A pool made by {@link #create} is a
+ * resource of its own (reported by leak detection until closed); one made by
+ * {@link #createForProcess} lives as long as the process, for a library's process-wide pool.
  */
 public final class BufferPool implements AutoCloseable {
     /** Smallest size class in bytes. */
@@ -41,11 +50,14 @@ public final class BufferPool implements AutoCloseable {
 
     private final PoolState state;
     private final LongSupplier trimHook;
+    /** Releases the pool when it is closed or collected; null for a process pool, which is never released. */
+    private final PoolTracker tracker;
 
-    private BufferPool(int maxIdlePerClass, long maxIdleBytes) {
+    private BufferPool(int maxIdlePerClass, long maxIdleBytes, boolean tracked) {
         if (maxIdlePerClass < 0) throw new IllegalArgumentException("bad cap: maxIdlePerClass=" + maxIdlePerClass + " expected=>= 0");
         if (maxIdleBytes < 0) throw new IllegalArgumentException("bad cap: maxIdleBytes=" + maxIdleBytes + " expected=>= 0");
-        this.state = new PoolState(this, maxIdlePerClass, maxIdleBytes);
+        this.state = new PoolState(maxIdlePerClass, maxIdleBytes);
+        this.tracker = tracked ? new PoolTracker(this, state) : null;
         PoolState st = state;
         this.trimHook = () -> st.trim(0);
         Budget.addPressureHook(trimHook);
@@ -53,12 +65,26 @@ public final class BufferPool implements AutoCloseable {
 
     /** A pool with the default caps: {@value #DEFAULT_MAX_IDLE_PER_CLASS} idle blocks per class, idle bytes at most 1/8 of the budget. */
     public static BufferPool create() {
-        return new BufferPool(DEFAULT_MAX_IDLE_PER_CLASS, NativeMemory.limitBytes() / 8);
+        return create(DEFAULT_MAX_IDLE_PER_CLASS, NativeMemory.limitBytes() / 8);
     }
 
     /** A pool keeping at most {@code maxIdlePerClass} idle blocks per class and {@code maxIdleBytes} idle bytes in all. */
     public static BufferPool create(int maxIdlePerClass, long maxIdleBytes) {
-        return new BufferPool(maxIdlePerClass, maxIdleBytes);
+        return new BufferPool(maxIdlePerClass, maxIdleBytes, true);
+    }
+
+    /**
+     * A pool for the rest of the process, held by a library in a static field: it is not a resource of
+     * its own (leak detection does not report it, {@link NativeMemory#outstandingSince} does not list
+     * it) and {@link #close()} only trims it. Its idle blocks count as reserved but not as held
+     * ({@link NativeMemory#heldBytes()}), and the budget trims it when it runs short, as any pool.
+     *
+     * <pre>{@code
+     * static final BufferPool TENSORS = BufferPool.createForProcess(64, NativeMemory.limitBytes() / 8);
+     * }</pre>
+     */
+    public static BufferPool createForProcess(int maxIdlePerClass, long maxIdleBytes) {
+        return new BufferPool(maxIdlePerClass, maxIdleBytes, false);
     }
 
     /** The size class serving {@code bytes}, or -1 when it is too large to pool. */
@@ -90,9 +116,7 @@ public final class BufferPool implements AutoCloseable {
             state.unpooled.increment();
             return NativeBuffer.allocate(bytes, access, false);
         }
-        SizeClass c = state.classes[Long.numberOfTrailingZeros(classSize) - MIN_SHIFT];
-        long address = c.take();
-        return new PooledBuffer(address, bytes, classSize, access, c.giveBack);
+        return state.classes[Long.numberOfTrailingZeros(classSize) - MIN_SHIFT].lease(bytes, access);
     }
 
     /** Frees every idle block; returns the bytes freed. */
@@ -123,30 +147,63 @@ public final class BufferPool implements AutoCloseable {
         return new PoolMetrics(hits, misses, allocs, frees, inUse, idle, classes);
     }
 
-    /** Whether the pool still hands out buffers. */
+    /** Whether the pool still hands out buffers (a process pool always does). */
     public boolean isOpen() {
         return !state.isReleased();
     }
 
-    /** Frees the idle blocks; buffers still leased are freed when released. Idempotent. */
+    /**
+     * Frees the idle blocks; buffers still leased are freed when released. Idempotent. A process
+     * pool ({@link #createForProcess}) stays open: closing it is a {@link #trim()}.
+     */
     @Override
     public void close() {
-        state.releaseByCode();
+        if (tracker != null) tracker.releaseByCode();
+        else state.trim(0);
     }
 
-    /** The pool's cleanup state: size classes and idle accounting, never the pool itself. */
-    private static final class PoolState extends Tracked {
+    /** Releases a closable pool's state when the pool is closed or the GC finds it unreachable; never holds the pool. */
+    private static final class PoolTracker extends Tracked {
+        private final PoolState state;
+
+        PoolTracker(BufferPool pool, PoolState state) {
+            super(pool, TypeCounter.of(BufferPool.class), 0, LeakDetection.recordForNewHandle());
+            this.state = state;
+        }
+
+        @Override
+        public long address() {
+            return 0;
+        }
+
+        @Override
+        protected void free(boolean byGc) {
+            state.close();
+        }
+    }
+
+    /** The pool's state: size classes and idle accounting, never the pool itself. */
+    private static final class PoolState {
         final SizeClass[] classes = new SizeClass[MAX_SHIFT - MIN_SHIFT + 1];
         final int maxIdlePerClass;
         final long maxIdleBytes;
         final AtomicLong idleBytes = new AtomicLong();
         final LongAdder unpooled = new LongAdder();
+        private volatile boolean closed;
 
-        PoolState(BufferPool pool, int maxIdlePerClass, long maxIdleBytes) {
-            super(pool, TypeCounter.of(BufferPool.class), 0, LeakDetection.recordForNewHandle());
+        PoolState(int maxIdlePerClass, long maxIdleBytes) {
             this.maxIdlePerClass = maxIdlePerClass;
             this.maxIdleBytes = maxIdleBytes;
             for (int i = 0; i < classes.length; i++) classes[i] = new SizeClass(this, 1L << (i + MIN_SHIFT));
+        }
+
+        boolean isReleased() {
+            return closed;
+        }
+
+        void close() {
+            closed = true;
+            trim(0);
         }
 
         void idleChanged(long delta) {
@@ -170,16 +227,6 @@ public final class BufferPool implements AutoCloseable {
             if (isReleased()) throw new IllegalStateException("buffer pool closed: operation=acquire");
         }
 
-        @Override
-        public long address() {
-            return 0;
-        }
-
-        @Override
-        protected void free(boolean byGc) {
-            trim(0);
-        }
-
         long trim(long keepIdleBytes) {
             long freed = 0;
             for (int i = classes.length - 1; i >= 0 && idleBytes.get() > keepIdleBytes; i--) {
@@ -189,33 +236,66 @@ public final class BufferPool implements AutoCloseable {
         }
     }
 
-    /** One size class: a stack of idle block addresses under its own lock, and its counters. */
+    /**
+     * One size class: a stack of idle blocks (address and heap shadow) under its own lock, and its
+     * counters.
+     */
     private static final class SizeClass {
+        /** Blocks this large ask for transparent huge pages, as a {@link NativeBuffer} of that size does. */
+        private static final long HUGE_PAGE_THRESHOLD = 4L << 20;
         final PoolState pool;
         final long size;
-        final NativeHandle.ReleaseAction giveBack;
+        /** The release action of blocks without a shadow (small ones): back to this class. */
+        private final NativeHandle.ReleaseAction giveBackUnshadowed;
         private long[] idle = new long[4];
+        private Object[] idleShadows = new Object[4];
         private int count;
         private long hits, misses, allocations, frees, inUse; // guarded by this
 
         SizeClass(PoolState pool, long size) {
             this.pool = pool;
             this.size = size;
-            this.giveBack = (address, byteSize) -> giveBack(address);
+            this.giveBackUnshadowed = (address, byteSize) -> giveBack(address, null);
         }
 
-        /** An idle block, or a new one reserved and allocated. */
-        long take() {
+        /** A lease of an idle block, or of a new one reserved, allocated and shadowed. */
+        PooledBuffer lease(long bytes, SegmentAccess access) {
+            long address;
+            Object shadow;
             synchronized (this) {
                 if (count > 0) {
                     hits++;
                     inUse++;
-                    long a = idle[--count];
+                    address = idle[--count];
+                    shadow = idleShadows[count];
+                    idleShadows[count] = null;
                     pool.idleChanged(-size);
-                    return a;
+                } else {
+                    misses++;
+                    address = 0;
+                    shadow = null;
                 }
-                misses++;
             }
+            if (address == 0) {
+                address = allocate();
+                try {
+                    shadow = Shadow.of(size);
+                } catch (Throwable t) {
+                    freeBlock(address);
+                    throw t;
+                }
+                synchronized (this) {
+                    allocations++;
+                    inUse++;
+                }
+            }
+            // the action carries the shadow back with the block; it must not refer to the buffer
+            Object kept = shadow;
+            NativeHandle.ReleaseAction giveBack = kept == null ? giveBackUnshadowed : (a, n) -> giveBack(a, kept);
+            return new PooledBuffer(address, bytes, size, access, giveBack, shadow);
+        }
+
+        private long allocate() {
             Budget.reserve(size);
             long a;
             try {
@@ -228,19 +308,20 @@ public final class BufferPool implements AutoCloseable {
                 Budget.unreserve(size);
                 throw new OutOfMemoryError("C allocator failed: classSize=" + size + " reserved=" + Budget.reserved());
             }
-            synchronized (this) {
-                allocations++;
-                inUse++;
-            }
+            if (size >= HUGE_PAGE_THRESHOLD) LibC.adviseHugePages(a, size);
             return a;
         }
 
-        /** Back to the class, or freed when the pool is closed or a cap would be passed. */
-        void giveBack(long address) {
+        /** Back to the class with its shadow, or freed when the pool is closed or a cap would be passed. */
+        void giveBack(long address, Object shadow) {
             synchronized (this) {
                 inUse--;
                 if (!pool.isReleased() && count < pool.maxIdlePerClass && pool.tryAddIdle(size)) {
-                    if (count == idle.length) idle = java.util.Arrays.copyOf(idle, count * 2);
+                    if (count == idle.length) {
+                        idle = java.util.Arrays.copyOf(idle, count * 2);
+                        idleShadows = java.util.Arrays.copyOf(idleShadows, count * 2);
+                    }
+                    idleShadows[count] = shadow;
                     idle[count++] = address;
                     return;
                 }
@@ -256,6 +337,7 @@ public final class BufferPool implements AutoCloseable {
                 synchronized (this) {
                     if (count == 0 || pool.idleBytes.get() <= keepIdleBytes) return freed;
                     a = idle[--count];
+                    idleShadows[count] = null;
                     pool.idleChanged(-size);
                     frees++;
                 }

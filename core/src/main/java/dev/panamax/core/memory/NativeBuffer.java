@@ -23,6 +23,11 @@ public sealed class NativeBuffer extends NativeHandle permits PooledBuffer {
         super(address, byteSize, access, action, reservedBytes);
     }
 
+    /** For pooled blocks, whose shadow lives as long as the block and is given here. */
+    NativeBuffer(long address, long byteSize, SegmentAccess access, ReleaseAction action, long reservedBytes, Object shadow) {
+        super(address, byteSize, access, action, reservedBytes, shadow);
+    }
+
     /** {@code byteSize} zeroed bytes, usable from any thread. */
     public static NativeBuffer allocate(long byteSize) {
         return allocate(byteSize, SegmentAccess.SHARED, true);

@@ -44,6 +44,8 @@ public abstract class NativeHandle implements AutoCloseable {
     private static final VarHandle SCOPED;
     private static final VarHandle PINS;
     private static final Object CLOSED = new Object();
+    /** Marks "make the shadow from the reservation" for the constructor that may be given one. */
+    private static final Object SHADOW_OF_RESERVATION = new Object();
 
     static {
         try {
@@ -96,6 +98,14 @@ public abstract class NativeHandle implements AutoCloseable {
      * means borrowed.
      */
     NativeHandle(long address, long byteSize, SegmentAccess access, ReleaseAction action, long reservedBytes) {
+        this(address, byteSize, access, action, reservedBytes, SHADOW_OF_RESERVATION);
+    }
+
+    /**
+     * As above, holding {@code givenShadow} (null for none) as the heap shadow instead of making one
+     * from the reservation: for a pooled block, whose shadow outlives each lease of it.
+     */
+    NativeHandle(long address, long byteSize, SegmentAccess access, ReleaseAction action, long reservedBytes, Object givenShadow) {
         if (address == 0) throw new IllegalArgumentException("null native address: type=" + getClass().getSimpleName());
         if (byteSize < -1) throw new IllegalArgumentException("bad size: type=" + getClass().getSimpleName() + " byteSize=" + byteSize);
         this.address = address;
@@ -112,7 +122,7 @@ public abstract class NativeHandle implements AutoCloseable {
             HandleState st;
             Object sh;
             try {
-                sh = Shadow.of(reserved);
+                sh = givenShadow == SHADOW_OF_RESERVATION ? Shadow.of(reserved) : givenShadow;
                 st = new HandleState(this, address, byteSize, reserved, action, LeakDetection.recordForNewHandle());
             } catch (Throwable t) {
                 try {
@@ -306,6 +316,11 @@ public abstract class NativeHandle implements AutoCloseable {
             if (r != null) r.touch(String.valueOf(hint));
         }
         return this;
+    }
+
+    /** The heap shadow this handle holds (null when none), for tests of how shadows are kept. */
+    final Object heapShadow() {
+        return shadow;
     }
 
     /** Id of the handle's accounting entry (monotonic), or -1 for borrowed handles. */

@@ -18,4 +18,25 @@ public record PoolMetrics(long hits, long misses, long allocations, long frees, 
     public PoolMetrics {
         classes = List.copyOf(classes);
     }
+
+    /** Acquires served from idle blocks, as a fraction of all acquires; NaN before the first acquire. */
+    public double hitRate() {
+        long all = hits + misses;
+        return all == 0 ? Double.NaN : (double) hits / all;
+    }
+
+    /**
+     * The hit rate of the acquires made since {@code earlier} (a snapshot of the same pool), NaN when
+     * there were none: what one run of a program saw.
+     *
+     * <pre>{@code
+     * PoolMetrics start = pool.metrics();
+     * ... run ...
+     * double hitRate = pool.metrics().hitRateSince(start);
+     * }</pre>
+     */
+    public double hitRateSince(PoolMetrics earlier) {
+        long h = hits - earlier.hits, all = h + misses - earlier.misses;
+        return all == 0 ? Double.NaN : (double) h / all;
+    }
 }

@@ -1,5 +1,6 @@
 package dev.panamax.core.memory;
 
+import dev.panamax.testsupport.AllowNativeLeaks;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
@@ -165,5 +166,82 @@ class BufferPoolTest {
             assertEquals(0, m.bytesInUse());
             assertEquals(m.allocations() - m.frees(), m.classes().stream().mapToLong(SizeClassMetric::idle).sum());
         }
+    }
+
+    @Test
+    void aReusedBlockKeepsTheShadowItWasAllocatedWith() {
+        try (BufferPool pool = BufferPool.create()) {
+            NativeBuffer first = pool.acquire(4 << 20);
+            Object shadow = first.heapShadow();
+            assertNotNull(shadow, "a fresh 4 MiB block is shadowed, as a NativeBuffer of its size");
+            first.close();
+            NativeBuffer second = pool.acquire((4 << 20) - 100);
+            assertSame(shadow, second.heapShadow(), "a hit makes no new shadow");
+            second.close();
+            NativeBuffer bigger = pool.acquire(8 << 20);
+            assertNotSame(shadow, bigger.heapShadow(), "another class, another block");
+            bigger.close();
+            pool.trim();
+            NativeBuffer fresh = pool.acquire(4 << 20);
+            assertNotNull(fresh.heapShadow());
+            assertNotSame(shadow, fresh.heapShadow(), "a trimmed block took its shadow with it");
+            fresh.close();
+        }
+    }
+
+    @Test
+    void hitRateCountsAcquiresServedFromIdleBlocks() {
+        try (BufferPool pool = BufferPool.create()) {
+            assertTrue(Double.isNaN(pool.metrics().hitRate()), "no acquires yet");
+            pool.acquire(256).close();
+            PoolMetrics afterFirst = pool.metrics();
+            assertEquals(0.0, afterFirst.hitRate());
+            for (int i = 0; i < 3; i++) pool.acquire(200).close();
+            PoolMetrics m = pool.metrics();
+            assertEquals(0.75, m.hitRate());
+            assertEquals(1.0, m.hitRateSince(afterFirst));
+            assertTrue(Double.isNaN(m.hitRateSince(m)));
+        }
+    }
+
+    @Test
+    @AllowNativeLeaks("drops a lease on purpose for the GC to release")
+    void aLeaseTheGcReleasesGoesBackToItsClass() throws InterruptedException {
+        try (BufferPool pool = BufferPool.create()) {
+            leaseAndDrop(pool);
+            for (int i = 0; i < 50 && pool.metrics().bytesIdle() == 0; i++) {
+                System.gc();
+                Thread.sleep(10);
+                NativeMemory.cleanUnreachable();
+            }
+            assertEquals(1 << 20, pool.metrics().bytesIdle(), "the collected lease's block is idle in its class");
+            try (NativeBuffer again = pool.acquire(1 << 20)) {
+                assertEquals(1, pool.metrics().hits());
+                assertNotNull(again.heapShadow(), "with the shadow it was allocated with");
+            }
+        }
+    }
+
+    private static void leaseAndDrop(BufferPool pool) {
+        pool.acquireShared(1 << 20).segment().fill((byte) 1);
+    }
+
+    @Test
+    void aProcessPoolIsNoResourceOfItsOwnAndClosingItTrims() {
+        long checkpoint = NativeMemory.checkpoint();
+        BufferPool pool = BufferPool.createForProcess(4, 1 << 20);
+        assertEquals(List.of(), NativeMemory.outstandingSince(checkpoint), "not reported as outstanding");
+        long reserved = NativeMemory.reservedBytes();
+        NativeBuffer b = pool.acquire(4096);
+        assertEquals(1, NativeMemory.outstandingSince(checkpoint).size(), "its leases are");
+        b.close();
+        assertEquals(4096, pool.metrics().bytesIdle());
+        assertEquals(reserved + 4096, NativeMemory.reservedBytes());
+        pool.close();
+        assertTrue(pool.isOpen(), "still serves");
+        assertEquals(0, pool.metrics().bytesIdle());
+        assertEquals(reserved, NativeMemory.reservedBytes());
+        pool.acquire(4096).close();
+        pool.trim();
     }
 }

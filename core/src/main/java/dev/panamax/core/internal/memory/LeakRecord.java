@@ -25,7 +25,8 @@ public final class LeakRecord {
     private static final java.util.Set<String> OWN = java.util.Set.of(
             "dev.panamax.core.memory.NativeHandle", "dev.panamax.core.memory.NativeBuffer",
             "dev.panamax.core.memory.PooledBuffer", "dev.panamax.core.memory.BufferPool",
-            "dev.panamax.core.memory.BufferPool$PoolState", "dev.panamax.core.memory.BufferPool$SizeClass",
+            "dev.panamax.core.memory.BufferPool$PoolState", "dev.panamax.core.memory.BufferPool$PoolTracker",
+            "dev.panamax.core.memory.BufferPool$SizeClass",
             "dev.panamax.core.memory.HandleState", "dev.panamax.core.memory.LeakDetection",
             "dev.panamax.core.memory.NativeScope", "dev.panamax.core.batch.Batch",
             "dev.panamax.core.batch.BatchRegion", "dev.panamax.core.call.BatchedFunction");
