@@ -1,5 +1,7 @@
 package dev.panamax.tensor;
 
+import dev.panamax.tensor.spi.Kernel;
+
 /** Ops built from the primitive ones (their gradients follow from those). */
 final class Composite {
     private Composite() {}
@@ -46,8 +48,14 @@ final class Composite {
         }
         int classes = logits.dim(1);
         Movement.checkIndices("crossEntropy", labels, classes, logits);
-        Tensor classIds = Creation.arange(logits.backend, labels.dtype(), 0, classes, 1);
-        Tensor oneHot = labels.unsqueeze(1).eq(classIds).cast(logits.dtype());
-        return logits.logSoftmax(1).mul(oneHot).sum(1, false).mean().neg();
+        // one fused kernel: the loss and, when a gradient will be asked for, d loss / d logits from
+        // the same read of the logits (the backward only scales it by the incoming gradient)
+        boolean tracked = Ops.recording(logits);
+        Tensor loss = Tensor.empty(logits.backend, logits.dtype(), Shape.scalar());
+        Tensor grad = tracked ? Tensor.empty(logits.backend, logits.dtype(), logits.shape) : null;
+        logits.backend.execute(new Kernel.CrossEntropy(loss.operand(), grad == null ? null : grad.operand(), logits.operand(),
+                labels.operand()));
+        if (!tracked) return loss;
+        return Ops.trackSaving(loss, "crossEntropy", new Tensor[] {grad}, (g, need) -> new Tensor[] {grad.mul(g), null}, logits, labels);
     }
 }

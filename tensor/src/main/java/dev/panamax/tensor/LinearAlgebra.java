@@ -32,7 +32,20 @@ final class LinearAlgebra {
         a.backend.execute(new Kernel.MatMul(o, asBatch(a, batch, m, k), asBatch(b, batch, k, n), false));
         return Ops.trackSaving(out, "matmul", new Tensor[] {a, b}, (g, need) -> new Tensor[] {
                 need[0] ? Reduction.sumTo(g.matmul(b.transpose(-1, -2)), a.shape) : null,
-                need[1] ? Reduction.sumTo(a.transpose(-1, -2).matmul(g), b.shape) : null}, a, b);
+                need[1] ? rightGradient(a, b, g) : null}, a, b);
+    }
+
+    /**
+     * d/db of {@code a b}: {@code a^T g}, summed to b's shape. When b is a column-major matrix (a
+     * transposed view, as {@code x.matmul(weight.t())} makes) the product is computed as
+     * {@code (g^T a)^T}, so it comes out in b's own layout and the weight's gradient behind the view
+     * is row-major: stored as a plain copy rather than a transposing one.
+     */
+    private static Tensor rightGradient(Tensor a, Tensor b, Tensor g) {
+        if (a.rank() == 2 && b.rank() == 2 && g.rank() == 2 && b.strides[0] == 1 && b.strides[1] == b.dim(0) && b.dim(0) > 1) {
+            return g.transpose(-1, -2).matmul(a).transpose(-1, -2);
+        }
+        return Reduction.sumTo(a.transpose(-1, -2).matmul(g), b.shape);
     }
 
     /** {@code t} broadcast to {@code batch + (rows, cols)} as a rank-3 operand; copies only when its batch strides do not collapse. */

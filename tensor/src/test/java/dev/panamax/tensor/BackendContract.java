@@ -366,6 +366,38 @@ public abstract class BackendContract extends ScopedTest {
         agree("crossEntropy", x -> Tensor.crossEntropy(x[0], x[1]), f32(8, 3).requiresGrad(), ints(DType.I64, 0, 3, 8));
         agree("crossEntropy i32 labels", x -> Tensor.crossEntropy(x[0], x[1]), f32(5, 7).as(Layout.TRANSPOSED).requiresGrad(), ints(DType.I32, 0, 7, 5));
         agree("softmax large", x -> x[0].softmax(1), new Input(DType.F32, new int[] {300, 10}, -30, 30, Layout.CONTIGUOUS, false));
+        agree("crossEntropy large", x -> Tensor.crossEntropy(x[0], x[1]), new Input(DType.F32, new int[] {4099, 5}, -30, 30,
+                Layout.CONTIGUOUS, true), ints(DType.I64, 0, 5, 4099));
+        agree("crossEntropy without gradient", x -> {
+            try (var off = Autograd.noGrad()) {
+                return Tensor.crossEntropy(x[0], x[1]);
+            }
+        }, f32(6, 4).as(Layout.SLICED), ints(DType.I32, 0, 4, 6));
+    }
+
+    // ------------------------------------------------------------------ fused optimizer updates
+
+    @Test
+    void adamUpdatesInOneKernel() {
+        double[][] settings = {{0, 0}, {0.1, 0}, {0.1, 1}};
+        for (double[] c : settings) {
+            for (int[] dims : new int[][] {{7, 5}, {33000}}) {
+                String what = "adam wd " + c[0] + (c[1] != 0 ? " decoupled " : " ") + Arrays.toString(dims);
+                agree(what, x -> {
+                    Tensor p = x[0].mul(1).detach().requiresGrad(true);
+                    var adam = new dev.panamax.tensor.optim.Adam(List.of(p), 0.01, 0.8, 0.99, 1e-8, c[0], c[1] != 0);
+                    for (int step = 0; step < 3; step++) {
+                        adam.zeroGrad();
+                        p.mul(x[1]).mul(p).sum().backward();
+                        adam.step();
+                    }
+                    Tensor out = p.detach().mul(1);
+                    adam.zeroGrad();
+                    adam.close();
+                    return out;
+                }, f32(dims), f32(dims));
+            }
+        }
     }
 
     // ------------------------------------------------------------------ in place and sequences

@@ -130,6 +130,8 @@ public final class CpuBackend implements Backend {
             case Kernel.MatMul m -> bytes(m.out()) + bytes(m.a()) + bytes(m.b());
             case Kernel.IndexSelect i -> bytes(i.out()) + bytes(i.in()) + bytes(i.index());
             case Kernel.IndexAdd i -> bytes(i.out()) + bytes(i.index()) + bytes(i.src());
+            case Kernel.AdamStep a -> bytes(a.param()) + bytes(a.grad()) + bytes(a.m()) + bytes(a.v());
+            case Kernel.CrossEntropy c -> bytes(c.loss()) + (c.grad() == null ? 0 : bytes(c.grad())) + bytes(c.logits()) + bytes(c.labels());
         };
     }
 

@@ -34,7 +34,9 @@ enum CpuKernel {
     ELEMENTWISE("elementwise"),
     REDUCE("reduce"),
     INDEX("index"),
-    MATMUL("matmul");
+    MATMUL("matmul"),
+    ADAM("adam"),
+    CROSS_ENTROPY("cross_entropy");
 
     private static final FunctionDescriptor DESCRIPTOR = FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
 

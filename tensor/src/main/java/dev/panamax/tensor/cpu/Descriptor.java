@@ -7,7 +7,7 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Writes a kernel's descriptor: 8-byte words (integers, addresses, doubles) at the positions the C
- * files document ({@code tensor/src/main/c}: elementwise.c, reduce.c, index.c, matmul.c). The codes
+ * files document ({@code tensor/src/main/c}: elementwise.c, reduce.c, index.c, matmul.c, fused.c). The codes
  * here are the C enums' values.
  */
 final class Descriptor {
@@ -17,10 +17,14 @@ final class Descriptor {
     static final int COPY = 0, FILL = 1, NEG = 3, EXP = 4, LOG = 5, SQRT = 6, RELU = 7, GELU_TANH = 9, SIGMOID = 10,
             TANH = 11, ABS = 12, CAST = 19, STEP = 20, GELU_TANH_GRAD = 21;
     static final int ADD = 32, SUB = 33, MUL = 34, DIV = 35, POW = 36, MAXIMUM = 37, MINIMUM = 38, GT = 39, GE = 40,
-            LT = 41, LE = 42, EQ = 43, NE = 44;
+            LT = 41, LE = 42, EQ = 43, NE = 44,
+            RELU_BACKWARD = 45;
     static final int WHERE = 64;
     // reduce.c
     static final int SUM = 0, MAX = 1, MIN = 2, ARGMAX = 3;
+    // fused.c
+    static final int ADAM_WORDS = 13;
+    static final int CROSS_ENTROPY_WORDS = 12;
     // index.c
     static final int SELECT = 0, SCATTER_ADD = 1;
 

@@ -15,7 +15,8 @@ import dev.panamax.tensor.spi.UnaryOp;
  * <p>Native coverage: fill and copy/cast of every dtype; unary, binary, scalar and where arithmetic
  * on f32 over any strides and broadcasts; reductions of f32 along any axis of a strided input;
  * f32 batched matmul whose matrices are row- or column-major (any other layout is copied first);
- * index select of any dtype and index add of f32 on contiguous operands.
+ * index select of any dtype and index add of f32 on contiguous operands; the fused Adam update on
+ * contiguous f32 operands and cross-entropy of f32 logits in any layout.
  */
 final class Lowering {
     private Lowering() {}
@@ -31,6 +32,8 @@ final class Lowering {
             case Kernel.MatMul k -> matmul(k, r);
             case Kernel.IndexSelect k -> indexSelect(k, r);
             case Kernel.IndexAdd k -> indexAdd(k, r);
+            case Kernel.AdamStep k -> adam(k, r);
+            case Kernel.CrossEntropy k -> crossEntropy(k, r);
         };
     }
 
@@ -147,6 +150,7 @@ final class Lowering {
             case POW -> Descriptor.POW;
             case MAX -> Descriptor.MAXIMUM;
             case MIN -> Descriptor.MINIMUM;
+            case RELU_BACKWARD -> Descriptor.RELU_BACKWARD;
             case EQ -> Descriptor.EQ;
             case NE -> Descriptor.NE;
             case LT -> Descriptor.LT;
@@ -264,6 +268,34 @@ final class Lowering {
         w.put(0, op).put(1, outer).put(2, table.shape()[axis]).put(3, inner).put(4, Descriptor.dtype(index.dtype()))
                 .put(5, address(index)).put(6, n).put(7, address(table)).put(8, address(gathered)).put(9, elementSize);
         r.submit(CpuKernel.INDEX, w, outer * n * inner, k);
+        return true;
+    }
+
+    // ---------------------------------------------------------------- fused
+
+    /** Adam over contiguous f32 operands of one shape; anything else runs on the reference. */
+    private static boolean adam(Kernel.AdamStep k, Recorder r) {
+        Operand p = k.param(), g = k.grad(), m = k.m(), v = k.v();
+        if (!allF32(p, g, m, v) || !p.isContiguous() || !g.isContiguous() || !m.isContiguous() || !v.isContiguous()) return false;
+        Descriptor w = r.descriptor(Descriptor.ADAM_WORDS);
+        w.put(0, p.elements()).put(1, address(p)).put(2, address(g)).put(3, address(m)).put(4, address(v))
+                .putDouble(5, k.lr()).putDouble(6, k.beta1()).putDouble(7, k.beta2()).putDouble(8, k.eps())
+                .putDouble(9, k.weightDecay()).put(10, k.decoupled() ? 1 : 0)
+                .putDouble(11, 1 - Math.pow(k.beta1(), k.step())).putDouble(12, 1 - Math.pow(k.beta2(), k.step()));
+        r.submit(CpuKernel.ADAM, w, 8 * p.elements(), k);
+        return true;
+    }
+
+    private static boolean crossEntropy(Kernel.CrossEntropy k, Recorder r) {
+        Operand loss = k.loss(), grad = k.grad(), logits = k.logits(), labels = k.labels();
+        if (!allF32(loss, logits) || (grad != null && grad.dtype() != DType.F32)) return false;
+        if (labels.dtype() != DType.I32 && labels.dtype() != DType.I64) return false;
+        Descriptor w = r.descriptor(Descriptor.CROSS_ENTROPY_WORDS);
+        w.put(0, logits.shape()[0]).put(1, logits.shape()[1]).put(2, address(logits)).put(3, logits.strides()[0])
+                .put(4, logits.strides()[1]).put(5, address(labels)).put(6, Descriptor.dtype(labels.dtype()))
+                .put(7, labels.strides()[0]).put(8, address(loss)).put(9, address(grad))
+                .put(10, grad == null ? 0 : grad.strides()[0]).put(11, grad == null ? 0 : grad.strides()[1]);
+        r.submit(CpuKernel.CROSS_ENTROPY, w, 8 * logits.elements(), k);
         return true;
     }
 

@@ -1,6 +1,7 @@
 package dev.panamax.tensor.optim;
 
 import dev.panamax.tensor.Tensor;
+import dev.panamax.tensor.spi.Kernel;
 
 import java.util.List;
 
@@ -45,27 +46,31 @@ public final class Adam extends Optimizer {
         return new Adam(parameters, lr, 0.9, 0.999, 1e-8, weightDecay, true);
     }
 
+    /**
+     * Each parameter's whole update is one fused kernel ({@link Kernel.AdamStep}): it reads the
+     * parameter, its gradient and both moments once and writes the three back, where the same
+     * arithmetic as separate tensor ops makes about a dozen passes and as many temporaries.
+     */
     @Override
     protected void update() {
         t++;
-        double correction1 = 1 - Math.pow(beta1, t);
-        double correction2 = 1 - Math.pow(beta2, t);
         for (int i = 0; i < parameters.size(); i++) {
             Tensor p = parameters.get(i);
             Tensor g = p.grad();
             if (g == null) continue;
-            if (weightDecay != 0) {
-                if (decoupled) p.mulInPlace(1 - lr * weightDecay);
-                else g = g.add(p.mul(weightDecay));
-            }
             if (m[i] == null) {
                 m[i] = newState(p);
                 v[i] = newState(p);
             }
-            m[i].mulInPlace(beta1).addInPlace(g.mul(1 - beta1));
-            v[i].mulInPlace(beta2).addInPlace(g.mul(g).mul(1 - beta2));
-            Tensor denominator = v[i].div(correction2).sqrt().add(eps);
-            p.subInPlace(m[i].div(denominator).mul(lr / correction1));
+            if (p.isFreed() || g.isFreed() || m[i].isFreed() || v[i].isFreed()) {
+                throw new IllegalStateException("Adam.step: parameter " + i + " " + p.shape()
+                        + ", its gradient or its moments were already freed (closed parameter, or a closed optimizer)");
+            }
+            p.backend().execute(new Kernel.AdamStep(p.operand(), g.operand(), m[i].operand(), v[i].operand(), lr, beta1, beta2, eps,
+                    weightDecay, decoupled, t));
+            p.storage().markModified();
+            m[i].storage().markModified();
+            v[i].storage().markModified();
         }
     }
 }

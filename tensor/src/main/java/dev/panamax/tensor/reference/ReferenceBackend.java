@@ -42,6 +42,8 @@ public final class ReferenceBackend implements Backend {
             case Kernel.MatMul k -> matmul(k.out(), k.a(), k.b(), k.accumulate());
             case Kernel.IndexSelect k -> Indexing.select(k.out(), k.in(), k.index(), k.axis());
             case Kernel.IndexAdd k -> Indexing.add(k.out(), k.index(), k.src(), k.axis());
+            case Kernel.AdamStep k -> adam(k);
+            case Kernel.CrossEntropy k -> crossEntropy(k.loss(), k.grad(), k.logits(), k.labels());
         }
         // the loops read raw segments: the kernel's operands keep their storages from the GC until here
         Reference.reachabilityFence(kernel);
@@ -115,6 +117,7 @@ public final class ReferenceBackend implements Backend {
             case POW -> Math.pow(a, b);
             case MAX -> Math.max(a, b);
             case MIN -> Math.min(a, b);
+            case RELU_BACKWARD -> b > 0 ? a : 0;
             case EQ -> a == b ? 1 : 0;
             case NE -> a != b ? 1 : 0;
             case LT -> a < b ? 1 : 0;
@@ -151,6 +154,47 @@ public final class ReferenceBackend implements Backend {
             if (t.isFloating()) Elements.set(o, t, w.offsets[0], Elements.get(src, t, from));
             else Elements.setLong(o, t, w.offsets[0], Elements.getLong(src, t, from));
         }
+    }
+
+    private static void adam(Kernel.AdamStep k) {
+        MemorySegment p = k.param().storage().segment(), g = k.grad().storage().segment();
+        MemorySegment m = k.m().storage().segment(), v = k.v().storage().segment();
+        DType t = k.param().dtype();
+        double c1 = 1 - Math.pow(k.beta1(), k.step()), c2 = 1 - Math.pow(k.beta2(), k.step());
+        for (Walk w = new Walk(k.param().shape(), k.param(), k.grad(), k.m(), k.v()); w.hasNext(); w.advance()) {
+            double pi = Elements.get(p, t, w.offsets[0]), gi = Elements.get(g, t, w.offsets[1]);
+            if (k.decoupled()) pi *= 1 - k.lr() * k.weightDecay();
+            else gi += k.weightDecay() * pi;
+            double mi = k.beta1() * Elements.get(m, t, w.offsets[2]) + (1 - k.beta1()) * gi;
+            double vi = k.beta2() * Elements.get(v, t, w.offsets[3]) + (1 - k.beta2()) * gi * gi;
+            Elements.set(m, t, w.offsets[2], mi);
+            Elements.set(v, t, w.offsets[3], vi);
+            Elements.set(p, t, w.offsets[0], pi - k.lr() / c1 * mi / (Math.sqrt(vi / c2) + k.eps()));
+        }
+    }
+
+    private static void crossEntropy(Operand loss, Operand grad, Operand logits, Operand labels) {
+        MemorySegment x = logits.storage().segment(), y = labels.storage().segment();
+        DType t = logits.dtype();
+        int n = logits.shape()[0], c = logits.shape()[1];
+        long[] s = logits.strides();
+        double total = 0;
+        for (int i = 0; i < n; i++) {
+            long row = logits.offset() + i * s[0];
+            double max = Double.NEGATIVE_INFINITY;
+            for (int j = 0; j < c; j++) max = Math.max(max, Elements.get(x, t, row + j * s[1]));
+            double sum = 0;
+            for (int j = 0; j < c; j++) sum += Math.exp(Elements.get(x, t, row + j * s[1]) - max);
+            long label = Elements.getLong(y, labels.dtype(), labels.offset() + i * labels.strides()[0]);
+            total += max + Math.log(sum) - Elements.get(x, t, row + label * s[1]);
+            if (grad == null) continue;
+            MemorySegment o = grad.storage().segment();
+            for (int j = 0; j < c; j++) {
+                double softmax = Math.exp(Elements.get(x, t, row + j * s[1]) - max) / sum;
+                Elements.set(o, grad.dtype(), grad.offset() + i * grad.strides()[0] + j * grad.strides()[1], (softmax - (j == label ? 1 : 0)) / n);
+            }
+        }
+        Elements.set(loss.storage().segment(), loss.dtype(), loss.offset(), total / n);
     }
 
     private static void matmul(Operand out, Operand a, Operand b, boolean accumulate) {

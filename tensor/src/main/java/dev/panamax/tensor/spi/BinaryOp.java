@@ -6,6 +6,8 @@ package dev.panamax.tensor.spi;
  */
 public enum BinaryOp {
     ADD, SUB, MUL, DIV, POW, MAX, MIN,
+    /** {@code b > 0 ? a : 0}: a gradient {@code a} passed through relu where its input {@code b} was positive (floating only). */
+    RELU_BACKWARD,
     EQ, NE, LT, LE, GT, GE;
 
     /** Whether the result is 1/0. */

@@ -3,7 +3,8 @@ package dev.panamax.tensor.spi;
 /**
  * The closed set of primitive operations every tensor op lowers to: elementwise (unary, binary,
  * binary with a scalar, where), reduce, matmul, fill, and the two gather/scatter moves behind
- * {@code indexSelect} and embedding gradients. Movement ops (reshape, transpose, slice, broadcast)
+ * {@code indexSelect} and embedding gradients, and two fused kernels a training step spends most of
+ * its elementwise passes on (an Adam update; softmax with cross-entropy). Movement ops (reshape, transpose, slice, broadcast)
  * never reach a backend: they are new {@link Operand} strides over the same storage.
  *
  * <p>The frontend has already checked every kernel it sends (shapes, dtypes, indices in range), so
@@ -50,4 +51,28 @@ public sealed interface Kernel {
      * accumulating where an index repeats.
      */
     record IndexAdd(Operand out, Operand index, Operand src, int axis) implements Kernel {}
+
+    /**
+     * One Adam (or AdamW) update of a parameter, its two moments and its gradient in one pass, every
+     * operand one shape and dtype ({@code param}, {@code m}, {@code v} written in place), with
+     * {@code c1 = 1 - beta1^step}, {@code c2 = 1 - beta2^step}:
+     * <pre>{@code
+     * g = grad + weightDecay * param           (L2, when not decoupled)
+     * param *= 1 - lr * weightDecay            (AdamW, when decoupled)
+     * m = beta1 * m + (1 - beta1) * g
+     * v = beta2 * v + (1 - beta2) * g * g
+     * param -= (lr / c1) * m / (sqrt(v / c2) + eps)
+     * }</pre>
+     */
+    record AdamStep(Operand param, Operand grad, Operand m, Operand v, double lr, double beta1, double beta2, double eps,
+                    double weightDecay, boolean decoupled, int step) implements Kernel {}
+
+    /**
+     * Mean cross-entropy of {@code logits (n, c)} (floating) against integer {@code labels (n)}, every
+     * label already checked in {@code [0, c)}: {@code loss} (a one-element scalar) is
+     * {@code mean_i(logsumexp(logits[i]) - logits[i, labels[i]])}; when {@code grad} is not null it
+     * receives the loss's gradient with respect to the logits, {@code (softmax(logits[i]) - onehot(labels[i])) / n},
+     * shaped like the logits.
+     */
+    record CrossEntropy(Operand loss, Operand grad, Operand logits, Operand labels) implements Kernel {}
 }
