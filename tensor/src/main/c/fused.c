@@ -53,7 +53,7 @@ static int64_t label_at(const int64_t *d, int64_t i) {
     return d[6] == PMX_I32 ? PMX_PTR(d, 5, const int32_t)[at] : PMX_PTR(d, 5, const int64_t)[at];
 }
 
-/* One row: its loss term, and its gradient row when asked. */
+/* One row: its loss term, and its gradient row when asked (each exponential computed once, kept there). */
 static double cross_entropy_row(const int64_t *d, int64_t i, int64_t label) {
     int64_t c = d[1], rs = d[3], cs = d[4];
     const float *x = PMX_PTR(d, 2, const float) + i * rs;
@@ -62,17 +62,22 @@ static double cross_entropy_row(const int64_t *d, int64_t i, int64_t label) {
         float e = x[j * cs];
         if (e > max || e != e) max = e;
     }
-    double sum = 0;
-    for (int64_t j = 0; j < c; j++) sum += expf(x[j * cs] - max);
-    double lse = (double) max + log(sum);
     float *gr = PMX_PTR(d, 9, float);
+    double sum = 0;
     if (gr) {
         float *row = gr + i * d[10];
         int64_t gs = d[11];
+        for (int64_t j = 0; j < c; j++) {
+            float e = expf(x[j * cs] - max);
+            row[j * gs] = e;
+            sum += e;
+        }
         float scale = (float) (1.0 / sum), inv_n = 1.0f / (float) d[0];
-        for (int64_t j = 0; j < c; j++) row[j * gs] = (expf(x[j * cs] - max) * scale - (j == label ? 1.0f : 0.0f)) * inv_n;
+        for (int64_t j = 0; j < c; j++) row[j * gs] = (row[j * gs] * scale - (j == label ? 1.0f : 0.0f)) * inv_n;
+    } else {
+        for (int64_t j = 0; j < c; j++) sum += expf(x[j * cs] - max);
     }
-    return lse - x[label * cs];
+    return (double) max + log(sum) - x[label * cs];
 }
 
 PMX_KERNEL(cross_entropy) {

@@ -2,6 +2,7 @@ package dev.panamax.tensor;
 
 import dev.panamax.tensor.spi.Kernel;
 import dev.panamax.tensor.spi.Operand;
+import dev.panamax.tensor.spi.UnaryOp;
 
 /** matmul with NumPy's rules, lowered to one rank-3 batched kernel. */
 final class LinearAlgebra {
@@ -33,6 +34,26 @@ final class LinearAlgebra {
         return Ops.trackSaving(out, "matmul", new Tensor[] {a, b}, (g, need) -> new Tensor[] {
                 need[0] ? Reduction.sumTo(g.matmul(b.transpose(-1, -2)), a.shape) : null,
                 need[1] ? rightGradient(a, b, g) : null}, a, b);
+    }
+
+    static Tensor linear(Tensor x, Tensor w, Tensor b) {
+        Ops.check("linear", x, w);
+        if (b == null || x.rank() != 2 || w.rank() != 2 || b.rank() != 1 || b.dim(0) != w.dim(0) || x.dim(1) != w.dim(1)
+                || x.dtype() != w.dtype() || b.dtype() != w.dtype() || b.backend != x.backend || !x.dtype().isFloating()) {
+            // the general path names whatever is wrong (shapes, dtypes, backends) as matmul and add do
+            Tensor y = matmul(x, w.t());
+            return b == null ? y : y.add(b);
+        }
+        Ops.check("linear", x, w, b);
+        int n = x.dim(0), out = w.dim(0), in = w.dim(1);
+        Tensor y = Tensor.empty(x.backend, x.dtype(), Shape.of(n, out));
+        x.backend.execute(new Kernel.Unary(UnaryOp.COPY, y.operand(), b.operandAs(y.shape)));
+        Operand o = new Operand(y.storage, new int[] {1, n, out}, new long[] {(long) n * out, out, 1}, 0);
+        x.backend.execute(new Kernel.MatMul(o, asBatch(x, Shape.scalar(), n, in), asBatch(w.t(), Shape.scalar(), in, out), true));
+        return Ops.trackSaving(y, "linear", new Tensor[] {x, w}, (g, need) -> new Tensor[] {
+                need[0] ? g.matmul(w) : null,
+                need[1] ? g.transpose(0, 1).matmul(x) : null,
+                need[2] ? g.sum(0, false) : null}, x, w, b);
     }
 
     /**

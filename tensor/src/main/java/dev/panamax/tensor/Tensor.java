@@ -407,6 +407,20 @@ public final class Tensor implements AutoCloseable {
         return LinearAlgebra.matmul(this, other);
     }
 
+    /**
+     * A fully connected layer's product, PyTorch's {@code linear}: {@code input weight^T + bias} for
+     * {@code input (n, in)}, {@code weight (out, in)} and {@code bias (out)} or null. The bias is the
+     * product's starting value rather than a second pass over it, and the weight's gradient comes
+     * out in the weight's own (row-major) layout.
+     *
+     * <pre>{@code
+     * Tensor y = Tensor.linear(x, w, b);   // x (256, 2), w (64, 2), b (64) -> y (256, 64)
+     * }</pre>
+     */
+    public static Tensor linear(Tensor input, Tensor weight, Tensor bias) {
+        return LinearAlgebra.linear(input, weight, bias);
+    }
+
     public Tensor softmax(int axis) {
         return Composite.softmax(this, axis);
     }

@@ -327,6 +327,28 @@ public abstract class BackendContract extends ScopedTest {
         agree("matmul vector left", x -> x[0].matmul(x[1]), f32(5).requiresGrad(), f32(5, 3).requiresGrad());
         agree("dot", x -> x[0].matmul(x[1]), f32(7).requiresGrad(), f32(7).requiresGrad());
         agree("matmul large", x -> x[0].matmul(x[1]), f32(200, 150), f32(150, 120));
+        for (int k = 1; k <= 5; k++) {
+            int kk = k;
+            agree("matmul inner " + k, x -> x[0].matmul(x[1]), f32(37, kk).requiresGrad(), f32(kk, 29).as(Layout.TRANSPOSED).requiresGrad());
+            agree("matmul inner " + k + " a^T", x -> x[0].matmul(x[1]), f32(37, kk).as(Layout.TRANSPOSED).requiresGrad(), f32(kk, 29));
+            agree("matmul inner " + k + " batched", x -> x[0].matmul(x[1]), f32(3, 5, kk), f32(3, kk, 7).requiresGrad());
+        }
+        agree("matmul inner 3 wide", x -> x[0].matmul(x[1]), f32(9, 3), f32(3, 2500));
+    }
+
+    @Test
+    void linearLayers() {
+        for (Layout l : new Layout[] {Layout.CONTIGUOUS, Layout.TRANSPOSED, Layout.SLICED}) {
+            agree("linear " + l, x -> Tensor.linear(x[0], x[1], x[2]), f32(9, 5).as(l).requiresGrad(), f32(4, 5).requiresGrad(),
+                    f32(4).requiresGrad());
+            agree("linear weight " + l, x -> Tensor.linear(x[0], x[1], x[2]), f32(9, 3).requiresGrad(), f32(7, 3).as(l).requiresGrad(),
+                    f32(7).as(l).requiresGrad());
+        }
+        agree("linear without bias", x -> Tensor.linear(x[0], x[1], null), f32(6, 4).requiresGrad(), f32(3, 4).requiresGrad());
+        agree("linear batched input", x -> Tensor.linear(x[0], x[1], x[2]), f32(2, 6, 4).requiresGrad(), f32(3, 4).requiresGrad(),
+                f32(3).requiresGrad());
+        agree("linear large", x -> Tensor.linear(x[0], x[1], x[2]), f32(300, 70).requiresGrad(), f32(90, 70).requiresGrad(),
+                f32(90).requiresGrad());
     }
 
     // ------------------------------------------------------------------ movement and indexing

@@ -81,5 +81,7 @@ class GradcheckTest {
         check("layerNorm", x -> x[0].layerNorm(x[1], x[2], 1e-5), random(3, 3, 5), random(4, 5), random(5, 5));
         check("crossEntropy", x -> Tensor.crossEntropy(x[0], Tensor.of(new long[] {2, 0, 1})), random(6, 3, 4));
         check("mse", x -> dev.panamax.tensor.nn.Loss.mse(x[0], x[1]), random(7, 3, 4), random(8, 3, 4));
+        check("linear", x -> Tensor.linear(x[0], x[1], x[2]).tanh(), random(9, 4, 3), random(10, 2, 3), random(11, 2));
+        check("relu", x -> x[0].relu().mul(x[0]), random(12, 3, 5));
     }
 }

@@ -32,8 +32,7 @@ public final class Linear implements Module {
 
     @Override
     public Tensor forward(Tensor input) {
-        Tensor y = input.matmul(weight.t());
-        return bias == null ? y : y.add(bias);
+        return Tensor.linear(input, weight, bias);
     }
 
     public Tensor weight() {
