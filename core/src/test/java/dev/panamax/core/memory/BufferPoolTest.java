@@ -190,6 +190,19 @@ class BufferPoolTest {
     }
 
     @Test
+    void blocksAreAlignedToACacheLine() {
+        try (BufferPool pool = BufferPool.create()) {
+            List<NativeBuffer> held = new ArrayList<>();
+            for (long size = 1; size <= 8 << 20; size *= 4) {
+                NativeBuffer b = pool.acquire(size);
+                assertEquals(0, b.address() % BufferPool.ALIGNMENT, "size " + size + " at 0x" + Long.toHexString(b.address()));
+                held.add(b);
+            }
+            held.forEach(NativeBuffer::close);
+        }
+    }
+
+    @Test
     void hitRateCountsAcquiresServedFromIdleBlocks() {
         try (BufferPool pool = BufferPool.create()) {
             assertTrue(Double.isNaN(pool.metrics().hitRate()), "no acquires yet");

@@ -6,12 +6,13 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 
 /**
- * The C allocator ({@code malloc}, {@code calloc}, {@code free}) through FFM downcalls. All three are
+ * The C allocator ({@code malloc}, {@code aligned_alloc}, {@code calloc}, {@code free}) through FFM downcalls. They are
  * short, never call back into Java and never block on Java, so they are linked as critical calls.
  * {@code calloc} is preferred for zeroed memory because glibc skips the memset for fresh pages.
  */
 public final class LibC {
     private static final MethodHandle MALLOC;
+    private static final MethodHandle ALIGNED_ALLOC;
     private static final MethodHandle CALLOC;
     private static final MethodHandle FREE;
     private static final MethodHandle MADVISE;
@@ -24,6 +25,8 @@ public final class LibC {
         var critical = Linker.Option.critical(false);
         MALLOC = linker.downcallHandle(lookup.find("malloc").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), critical);
+        ALIGNED_ALLOC = linker.downcallHandle(lookup.find("aligned_alloc").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), critical);
         CALLOC = linker.downcallHandle(lookup.find("calloc").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), critical);
         FREE = linker.downcallHandle(lookup.find("free").orElseThrow(),
@@ -58,6 +61,18 @@ public final class LibC {
             return (long) MALLOC.invokeExact(bytes);
         } catch (Throwable t) {
             throw new AssertionError("malloc downcall failed", t);
+        }
+    }
+
+    /**
+     * {@code aligned_alloc(alignment, bytes)}: {@code alignment} a power of two, {@code bytes} a
+     * multiple of it; 0 when the C allocator is out of memory.
+     */
+    public static long alignedAlloc(long alignment, long bytes) {
+        try {
+            return (long) ALIGNED_ALLOC.invokeExact(alignment, bytes);
+        } catch (Throwable t) {
+            throw new AssertionError("aligned_alloc downcall failed", t);
         }
     }
 
