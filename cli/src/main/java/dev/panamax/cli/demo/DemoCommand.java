@@ -167,6 +167,7 @@ public final class DemoCommand implements Callable<Integer> {
         } else {
             b.append("no native crossings (the ").append(s.backend()).append(" backend computes in Java, on native memory)");
         }
+        if (!Double.isNaN(s.poolHitRate())) b.append(String.format(Locale.ROOT, ", pool hit rate %.1f%%", 100 * s.poolHitRate()));
         b.append(String.format(Locale.ROOT, ", peak native memory %.1f MiB", s.peakNativeBytes() / 1048576.0));
         b.append(String.format(Locale.ROOT, ", freed by the GC %d, handles leaked %d", s.releasedByGc(), s.handlesLeaked()));
         return b.toString();
@@ -191,6 +192,8 @@ public final class DemoCommand implements Callable<Integer> {
         double perCrossing = stats.kernelsPerCrossing();
         bridge.put("kernelsPerCrossing", Double.isNaN(perCrossing) ? null : perCrossing);
         bridge.put("bytesZeroCopied", Math.max(0, stats.zeroCopyBytes()));
+        bridge.put("poolHitRate", Double.isNaN(stats.poolHitRate()) ? null : stats.poolHitRate());
+        bridge.put("poolIdleBytes", stats.poolIdleBytes());
         bridge.put("peakNativeBytes", stats.peakNativeBytes());
         bridge.put("releasedByGc", stats.releasedByGc());
         bridge.put("handlesLeaked", stats.handlesLeaked());

@@ -95,6 +95,10 @@ class DemoCommandTest {
         assertTrue(((Number) stats.get("bytesZeroCopied")).longValue() > 80L * 2 * 48 * 4, stats.toString());
         assertEquals(0, ((Number) stats.get("handlesLeaked")).intValue(), stats.toString());
         assertTrue(r.out().contains("GB zero-copied"), r.out());
+        // 80 steps of the same shapes: after the first steps every tensor's storage is a reused block
+        double hitRate = ((Number) stats.get("poolHitRate")).doubleValue();
+        assertTrue(hitRate > 0.9 && hitRate <= 1, stats.toString());
+        assertTrue(r.out().contains("pool hit rate "), r.out());
     }
 
     @Test

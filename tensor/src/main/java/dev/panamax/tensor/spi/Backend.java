@@ -9,8 +9,9 @@ import java.util.Map;
  * <ul>
  *   <li><b>Storage.</b> {@link #allocate} returns owned native memory through core's handles
  *   ({@link Storage} wraps a {@code NativeBuffer}, plain or pooled), so it is budgeted, shadowed on
- *   the heap and freed by close, scope or GC. Content is undefined; the frontend always writes
- *   before it reads.</li>
+ *   the heap and freed by close, scope or GC. Content is undefined (by default a reused block of the
+ *   {@link StoragePool} holds what its last user wrote); the frontend always writes before it
+ *   reads, and an op whose kernel accumulates fills its output first.</li>
  *   <li><b>Kernels.</b> {@link #execute} receives one {@link Kernel} of a closed set over strided
  *   {@link Operand}s, already validated. A backend may run it at once or <em>record</em> it and run
  *   a whole recording in one native crossing later; kernels must take effect in the order they were
@@ -33,7 +34,10 @@ public interface Backend {
     /** The name users select it by ({@code reference}, {@code cpu}). */
     String name();
 
-    /** Owned memory for {@code length} elements of {@code dtype}, content undefined. */
+    /**
+     * Owned memory for {@code length} elements of {@code dtype}, content undefined. By default a
+     * block of the process's {@link StoragePool}, which the storage gives back when it is freed.
+     */
     default Storage allocate(DType dtype, long length) {
         return Storage.allocate(dtype, length);
     }

@@ -1,7 +1,6 @@
 package dev.panamax.tensor.spi;
 
 import dev.panamax.core.memory.NativeBuffer;
-import dev.panamax.core.memory.SegmentAccess;
 import dev.panamax.tensor.DType;
 
 import java.lang.foreign.MemorySegment;
@@ -12,7 +11,10 @@ import java.util.Objects;
  * memory. The memory is a core {@link NativeBuffer}, so it is reserved against the native budget,
  * carries a heap shadow (the GC sees its true size), joins the innermost open scope and is freed
  * exactly once: by {@link #close()}, by its scope, or by the GC when no tensor refers to it.
- * Several tensors (views) may share one storage.
+ * Several tensors (views) may share one storage. {@link #allocate} leases the buffer from the
+ * process's {@link StoragePool}, so "freed" means back to its size class, reused by a later storage:
+ * pooled memory holds whatever its last user wrote, and the frontend writes every element before it
+ * reads one ({@code zeros} fills, accumulating kernels start from a filled tensor).
  *
  * <pre>{@code
  * Storage s = Storage.allocate(DType.F32, 16);       // what Backend.allocate does by default
@@ -42,10 +44,14 @@ public final class Storage implements AutoCloseable {
         }
     }
 
-    /** Owned memory for {@code length} elements, content undefined, usable from any thread. */
+    /**
+     * Owned memory for {@code length} elements, content undefined (a reused block keeps what its
+     * last user wrote), usable from any thread: leased from the {@link StoragePool}.
+     */
     public static Storage allocate(DType dtype, long length) {
+        if (length < 0) throw new IllegalArgumentException("negative storage length: " + length);
         long bytes = Math.multiplyExact(length, (long) dtype.byteSize());
-        return new Storage(NativeBuffer.allocate(bytes, SegmentAccess.SHARED, false), dtype, length);
+        return new Storage(StoragePool.lease(bytes), dtype, length);
     }
 
     public DType dtype() {
