@@ -52,7 +52,7 @@ public final class AlternatingDispatch {
     static final List<String> PEER_VARIANTS = List.of("lwjgl.stack");
     /**
      * Baselines, run only when named: {@code panamax.unguarded} is (a) through the typed layer as it was
-     * before the in-call guard ({@link UnguardedTyped}), to read what race-safe handles cost per round trip.
+     * before the in-call guard ({@link dev.panamax.opencl.binding.UnguardedTyped}), to read what race-safe handles cost per round trip.
      */
     static final List<String> BASELINES = List.of("panamax.unguarded");
     /**

@@ -12,7 +12,7 @@ import java.util.TreeMap;
  * What race-safe handles cost per typed round trip on PoCL's {@code basic} driver (kernels run on the
  * calling thread, so a binding's own nanoseconds show): fresh JVMs of {@link AlternatingDispatch} run
  * the round trip (a) through the typed layer with its in-call guard ({@code panamax}), through the typed
- * calls as they were before the guard ({@code panamax.unguarded}, {@link UnguardedTyped}) and through
+ * calls as they were before the guard ({@code panamax.unguarded}, {@link dev.panamax.opencl.binding.UnguardedTyped}) and through
  * LWJGL, in alternating blocks on one queue, paired round by round; then the same in JVMs started with
  * {@code -Dpanamax.checks=false}.
  *

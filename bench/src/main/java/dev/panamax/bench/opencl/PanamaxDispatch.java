@@ -14,6 +14,7 @@ import dev.panamax.opencl.binding.ClKernel;
 import dev.panamax.opencl.binding.ClMem;
 import dev.panamax.opencl.binding.ClPlatformId;
 import dev.panamax.opencl.binding.ClProgram;
+import dev.panamax.opencl.binding.UnguardedTyped;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -162,7 +163,7 @@ public class PanamaxDispatch {
      * what race-safe handles cost per round trip.
      */
     public void roundtripUnguarded() {
-        UnguardedTyped.clEnqueueNDRangeKernel(queue, kernel, 1, null, globalSize, null);
+        UnguardedTyped.clEnqueueNDRangeKernel(queue, kernel, 1, null, globalSize, null, null, null);
         UnguardedTyped.clFinish(queue);
     }
 

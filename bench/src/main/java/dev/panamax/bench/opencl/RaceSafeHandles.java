@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * What race-safe handles cost per typed call, on the {@link NullDriver} (the binding's own cost): the
  * round trip (a), an enqueue and a clFinish passing three handles, through the typed layer with its
- * in-call guard, through the same typed calls without it ({@link UnguardedTyped}, the code before the
+ * in-call guard, through the same typed calls without it ({@link dev.panamax.opencl.binding.UnguardedTyped}, the code before the
  * guard) and through LWJGL, side by side in each fork. {@link RaceSafeHandlesChecksOff} runs the same
  * with {@code -Dpanamax.checks=false}, which removes the guard.
  */
