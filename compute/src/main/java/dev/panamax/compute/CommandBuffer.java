@@ -4,11 +4,11 @@ import dev.panamax.compute.spi.Command;
 import dev.panamax.compute.spi.Submission;
 
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A list of commands recorded in Java and handed to the device in one go by {@link #commit()}.
@@ -37,27 +37,36 @@ import java.util.concurrent.CompletionException;
  * that needs its slot, or by the queue's {@code waitUntilIdle()} and {@code close()}.
  */
 public final class CommandBuffer {
+    /** Marks a resource as noted by one command buffer (see {@link #use}). */
+    private static final AtomicLong SERIALS = new AtomicLong();
+
     private final CommandQueue queue;
     private final References references;
     private final Validation validation;
+    private final long number;
+    private final long serial = SERIALS.incrementAndGet();
+    /** Null until {@link #label(String)}: then {@code command buffer 'name'}. */
     private String label;
     private List<Command> commands = new ArrayList<>();
-    /** Resources used, each once. */
-    private IdentityHashMap<Resource, Boolean> resources = new IdentityHashMap<>();
+    /** Resources used, each once (almost: see {@link #use}); RETAINED: the ones referenced from commit to completion. */
+    private Resource[] used = new Resource[4];
+    private int usedCount;
     private Resource lastResource;
-    /** RETAINED: the references taken at commit, dropped at completion. */
-    private List<Resource> held;
-    private final List<CompletedHandler> handlers = new ArrayList<>(0);
-    private final CompletableFuture<CommandBuffer> completion = new CompletableFuture<>();
+    private boolean held;
+    private List<CompletedHandler> handlers;
+    /** Made when asked for; guarded by this. */
+    private CompletableFuture<CommandBuffer> completion;
+    private boolean finished;
     private Object openEncoder;
     private volatile CommandBufferStatus status = CommandBufferStatus.NOT_ENQUEUED;
     private volatile CommandBufferException error;
     /** Whether the future was asked for: the run is then finished when the device completes it, waiter or not. */
     private volatile boolean notify;
+    private volatile Submission submission;
 
-    CommandBuffer(CommandQueue queue, String number, References references, Validation validation) {
+    CommandBuffer(CommandQueue queue, long number, References references, Validation validation) {
         this.queue = queue;
-        this.label = "command buffer " + number;
+        this.number = number;
         this.references = references;
         this.validation = validation;
     }
@@ -70,7 +79,8 @@ public final class CommandBuffer {
 
     /** {@code command buffer #12} or {@code command buffer 'step 7'}. */
     public String label() {
-        return label;
+        String l = label;
+        return l != null ? l : "command buffer #" + number;
     }
 
     public References references() {
@@ -114,7 +124,8 @@ public final class CommandBuffer {
     public CommandBuffer addCompletedHandler(CompletedHandler handler) {
         if (handler == null) throw new IllegalArgumentException("handler is null");
         if (status != CommandBufferStatus.NOT_ENQUEUED)
-            throw new EncodingException(label + ": a completed handler must be added before commit (status " + status + ")");
+            throw new EncodingException(label() + ": a completed handler must be added before commit (status " + status + ")");
+        if (handlers == null) handlers = new ArrayList<>(2);
         handlers.add(handler);
         return this;
     }
@@ -127,25 +138,32 @@ public final class CommandBuffer {
      *                           resource it uses was closed
      */
     public void commit() {
-        if (status != CommandBufferStatus.NOT_ENQUEUED) throw new EncodingException(label + " was already committed (status " + status + ")");
+        if (status != CommandBufferStatus.NOT_ENQUEUED) throw new EncodingException(label() + " was already committed (status " + status + ")");
         if (openEncoder != null)
-            throw new EncodingException(label + ": end the open " + openEncoder.getClass().getSimpleName() + " (close it) before commit");
+            throw new EncodingException(label() + ": end the open " + openEncoder.getClass().getSimpleName() + " (close it) before commit");
         // RETAINED: held until completion; UNRETAINED CHECKED: held while the commands are handed over
-        List<Resource> leased = null;
-        if (references == References.RETAINED || validation == Validation.CHECKED) leased = leaseForCommit();
-        if (references == References.RETAINED) held = leased;
-        queue.acquireSlot();
+        boolean leased = references == References.RETAINED || validation == Validation.CHECKED;
+        Resource[] lease = used;
+        int leaseCount = usedCount;
+        if (leased) leaseForCommit();
+        try {
+            queue.acquireSlot();
+        } catch (Throwable t) {
+            if (leased) release(lease, leaseCount);
+            throw t;
+        }
+        held = references == References.RETAINED;
         status = CommandBufferStatus.COMMITTED;
-        Submission s = new Submission(label, commands, references, validation, this::finished);
-        if (notify || !handlers.isEmpty()) s.requestNotifyOnCompletion();
-        submission = s;
+        Submission s = new Submission(this::label, commands, references, validation, this::finished);
+        submission = s; // before reading notify: completion() on another thread sees one or the other
+        if (notify || handlers != null) s.requestNotifyOnCompletion();
         queue.committed(this);
         try {
             queue.submit(s);
         } catch (Throwable t) {
-            finished(new CommandBufferException(label + " could not be submitted: " + t, -1, t));
+            if (!s.isFinished()) s.finished(new CommandBufferException(label() + " could not be submitted: " + t, -1, t));
         } finally {
-            if (leased != null && references == References.UNRETAINED) for (Resource r : leased) r.releaseReference();
+            if (leased && references == References.UNRETAINED) release(lease, leaseCount);
         }
     }
 
@@ -161,30 +179,26 @@ public final class CommandBuffer {
 
     /**
      * Blocks until the command buffer is finished and returns its status (COMPLETED or ERROR); its
-     * handlers may still be running.
+     * handlers may still be running. Any number of threads may wait; the first one to see the device
+     * done finishes the command buffer on its own thread.
      *
      * @throws IllegalStateException when it was never committed
      */
     public CommandBufferStatus waitUntilCompleted() {
-        if (status == CommandBufferStatus.NOT_ENQUEUED) throw new IllegalStateException(label + " was not committed");
-        if (!completion.isDone()) {
-            Submission s = submission;
-            boolean interrupted = false;
-            while (true) {
-                try {
-                    if (s != null) queue.driver().await(s);
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
+        CommandBufferStatus st = status;
+        if (st == CommandBufferStatus.NOT_ENQUEUED) throw new IllegalStateException(label() + " was not committed");
+        if (st.isFinished()) return st;
+        Submission s = submission;
+        boolean interrupted = false;
+        while (true) {
             try {
-                completion.join();
-            } catch (CompletionException ignored) {
-                // the status says ERROR
+                queue.driver().await(s);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
             }
-            if (interrupted) Thread.currentThread().interrupt();
         }
+        if (interrupted) Thread.currentThread().interrupt();
         return status;
     }
 
@@ -194,7 +208,17 @@ public final class CommandBuffer {
      * that finished it (the queue's executor or a waiting thread), never the driver's.
      */
     public CompletableFuture<CommandBuffer> completion() {
-        if (!notify) {
+        CompletableFuture<CommandBuffer> f;
+        boolean done;
+        synchronized (this) {
+            f = completion;
+            if (f != null) return f;
+            f = completion = new CompletableFuture<>();
+            done = finished;
+        }
+        if (done) {
+            complete(f, error);
+        } else {
             notify = true;
             Submission s = submission;
             if (s != null) {
@@ -202,34 +226,35 @@ public final class CommandBuffer {
                 queue.driver().notifyOnCompletion(s);
             }
         }
-        return completion;
+        return f;
     }
 
     @Override
     public String toString() {
-        return label + " [" + status + ", " + commandCount() + " commands, " + references + ", " + validation + "]";
+        return label() + " [" + status + ", " + commandCount() + " commands, " + references + ", " + validation + "]";
     }
 
     // ---------------------------------------------------------------- for the encoders
 
-    private volatile Submission submission;
-
     String where() {
-        return label + " command " + commandCount();
+        return label() + " command " + commandCount();
     }
 
     void ensureEncodable(String what) {
         if (status != CommandBufferStatus.NOT_ENQUEUED)
-            throw new EncodingException(label + ": cannot make " + what + " after commit (status " + status + ")");
+            throw new EncodingException(label() + ": cannot make " + what + " after commit (status " + status + ")");
         if (openEncoder != null)
-            throw new EncodingException(label + ": end the open " + openEncoder.getClass().getSimpleName() + " (close it) before making " + what);
+            throw new EncodingException(label() + ": end the open " + openEncoder.getClass().getSimpleName() + " (close it) before making " + what);
     }
 
     void ensureOpenForCommands(Object encoder) {
+        if (openEncoder != encoder || status != CommandBufferStatus.NOT_ENQUEUED) refuseCommand(encoder);
+    }
+
+    private void refuseCommand(Object encoder) {
         if (status != CommandBufferStatus.NOT_ENQUEUED)
-            throw new EncodingException(label + ": cannot encode after commit (status " + status + ")");
-        if (openEncoder != encoder)
-            throw new EncodingException(label + ": this " + encoder.getClass().getSimpleName() + " was ended; make a new encoder");
+            throw new EncodingException(label() + ": cannot encode after commit (status " + status + ")");
+        throw new EncodingException(label() + ": this " + encoder.getClass().getSimpleName() + " was ended; make a new encoder");
     }
 
     void encoderEnded(Object encoder) {
@@ -240,46 +265,66 @@ public final class CommandBuffer {
         commands.add(c);
     }
 
-    /** Notes a resource the next command uses (each is taken once, at commit). */
+    /**
+     * Notes a resource the next command uses. Each is noted once: the resource remembers the last
+     * command buffer that noted it. Command buffers encoded at once on other threads may make one
+     * note a resource twice; it is then referenced twice and released twice, which is harmless.
+     */
     void use(Resource r) {
         if (r == lastResource) return;
         lastResource = r;
-        resources.put(r, Boolean.TRUE);
+        if (r.notedBy == serial) return;
+        r.notedBy = serial;
+        if (usedCount == used.length) used = Arrays.copyOf(used, usedCount * 2);
+        used[usedCount++] = r;
     }
 
     // ---------------------------------------------------------------- commit and completion
 
-    private List<Resource> leaseForCommit() {
-        List<Resource> leased = new ArrayList<>(resources.size());
-        for (Resource r : resources.keySet()) {
+    private void leaseForCommit() {
+        for (int i = 0; i < usedCount; i++) {
+            Resource r = used[i];
             if (!r.acquire()) {
-                for (Resource l : leased) l.releaseReference();
-                throw new EncodingException(label + " uses " + r.describe() + ", which was closed before commit"
+                for (int j = 0; j < i; j++) used[j].releaseReference();
+                throw new EncodingException(label() + " uses " + r.describe() + ", which was closed before commit"
                         + (references == References.RETAINED ? " (a command buffer keeps its resources from commit to completion)"
                         : " (an UNRETAINED command buffer needs its resources kept open until it completes)"));
             }
-            leased.add(r);
         }
-        return leased;
+    }
+
+    private static void release(Resource[] resources, int count) {
+        for (int i = 0; i < count; i++) resources[i].releaseReference();
     }
 
     private void finished(CommandBufferException failure) {
+        CompletableFuture<CommandBuffer> f;
         synchronized (this) {
-            if (status.isFinished()) return;
+            if (finished) return;
+            finished = true;
             error = failure;
             status = failure == null ? CommandBufferStatus.COMPLETED : CommandBufferStatus.ERROR;
+            f = completion;
         }
-        if (held != null) {
-            for (Resource r : held) r.releaseReference();
-            held = null;
+        if (held) {
+            release(used, usedCount);
+            held = false;
         }
-        resources = null;
+        used = null;
+        usedCount = 0;
         lastResource = null;
         commands = null;
         queue.releaseSlot(this);
-        CommandBufferStatus st = status;
-        for (CompletedHandler h : handlers) queue.runHandler(h, st, label);
-        if (failure == null) completion.complete(this);
-        else completion.completeExceptionally(failure);
+        if (handlers != null) {
+            CommandBufferStatus st = status;
+            String l = label();
+            for (CompletedHandler h : handlers) queue.runHandler(h, st, l);
+        }
+        if (f != null) complete(f, failure);
+    }
+
+    private void complete(CompletableFuture<CommandBuffer> f, CommandBufferException failure) {
+        if (failure == null) f.complete(this);
+        else f.completeExceptionally(failure);
     }
 }

@@ -67,7 +67,7 @@ public final class CommandQueue implements AutoCloseable {
     public CommandBuffer commandBuffer(References references, Validation validation) {
         if (closed) throw new IllegalStateException("command queue is closed");
         if (references == null || validation == null) throw new IllegalArgumentException("references and validation are required");
-        return new CommandBuffer(this, "#" + numbers.incrementAndGet(), references, validation);
+        return new CommandBuffer(this, numbers.incrementAndGet(), references, validation);
     }
 
     public int maxCommandBuffersInFlight() {

@@ -33,6 +33,13 @@ public final class ComputeEncoder implements AutoCloseable {
     private Argument[] table = new Argument[8];
     /** The highest argument index set since the last setPipeline. */
     private int highest = -1;
+    /**
+     * The snapshot of the table the last dispatch recorded (and, CHECKED, that passed the argument
+     * checks), shared by the dispatches after it until the table or the pipeline changes; null then.
+     */
+    private Argument[] snapshot;
+    /** The grid and threadgroup the last dispatch was checked with, for this pipeline. */
+    private Size checkedGrid, checkedGroup;
 
     ComputeEncoder(CommandBuffer owner) {
         this.owner = owner;
@@ -53,6 +60,9 @@ public final class ComputeEncoder implements AutoCloseable {
         owner.use(pipeline);
         this.pipeline = pipeline;
         this.highest = -1;
+        this.snapshot = null;
+        this.checkedGrid = null;
+        this.checkedGroup = null;
         return this;
     }
 
@@ -199,20 +209,30 @@ public final class ComputeEncoder implements AutoCloseable {
         }
         table[index] = a;
         if (index > highest) highest = index;
+        snapshot = null;
     }
 
     private ComputeEncoder dispatch(Size grid, Size threadgroup, boolean exact) {
         owner.ensureOpenForCommands(this);
         if (pipeline == null) throw new EncodingException(owner.where() + ": no pipeline set (setPipeline before dispatching)");
         if (grid == null || threadgroup == null) throw new EncodingException(where() + ": grid and threadgroup are required");
-        int count = checked ? pipeline.arguments().size() : Math.max(highest + 1, pipeline.arguments().size());
-        Argument[] snapshot = Arrays.copyOf(table, count);
-        if (checked) check(snapshot, grid, threadgroup);
-        owner.add(new Command.Dispatch(pipeline, snapshot, grid, threadgroup, exact));
+        Argument[] args = snapshot;
+        if (args == null) { // the table changed since the last dispatch: snapshot it (and check it) once
+            int count = checked ? pipeline.arguments().size() : Math.max(highest + 1, pipeline.arguments().size());
+            args = Arrays.copyOf(table, count);
+            if (checked) checkArguments(args);
+            snapshot = args;
+        }
+        if (checked && !(grid.equals(checkedGrid) && threadgroup.equals(checkedGroup))) {
+            checkGrid(grid, threadgroup);
+            checkedGrid = grid;
+            checkedGroup = threadgroup;
+        }
+        owner.add(new Command.Dispatch(pipeline, args, grid, threadgroup, exact));
         return this;
     }
 
-    private void check(Argument[] args, Size grid, Size group) {
+    private void checkArguments(Argument[] args) {
         List<ArgumentInfo> infos = pipeline.arguments();
         if (highest >= infos.size())
             throw new EncodingException(where() + ": argument " + highest + " is set, but '" + pipeline.name() + "' takes "
@@ -245,6 +265,9 @@ public final class ComputeEncoder implements AutoCloseable {
                 }
             }
         }
+    }
+
+    private void checkGrid(Size grid, Size group) {
         Size max = info.maxGridSize();
         for (int d = 0; d < 3; d++) {
             if (grid.get(d) == 0) throw new EncodingException(where() + ": grid " + grid + " has no threads in dimension " + d);

@@ -13,6 +13,8 @@ public abstract class Resource implements AutoCloseable {
     private final ComputeDevice device;
     private final AtomicInteger references = new AtomicInteger(1);
     private volatile boolean closed;
+    /** The serial of the last command buffer that noted this resource as used (a plain field: see CommandBuffer.use). */
+    long notedBy;
 
     protected Resource(ComputeDevice device) {
         this.device = device;

@@ -555,6 +555,121 @@ public abstract class ComputeContract {
         }
     }
 
+    @Test
+    void severalThreadsWaitForOneCommandBufferWhichFinishesOnce() throws Exception {
+        int n = 4096, dispatches = 20, waiters = 6;
+        // a queue of its own: the memory its recording grows to goes with it
+        try (Buffer x = device().newBuffer(new float[n]); CommandQueue own = device().newCommandQueue(2)) {
+            CommandBuffer cb = own.commandBuffer();
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x);
+                for (int k = 0; k < dispatches; k++) e.dispatchThreads(Size.of(n), Size.of(64));
+            }
+            AtomicInteger handled = new AtomicInteger();
+            List<Boolean> handlerThreadVirtual = new CopyOnWriteArrayList<>();
+            cb.addCompletedHandler(status -> {
+                handlerThreadVirtual.add(Thread.currentThread().isVirtual());
+                handled.incrementAndGet();
+            });
+            CountDownLatch start = new CountDownLatch(1);
+            List<CommandBufferStatus> seen = new CopyOnWriteArrayList<>();
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < waiters; t++) {
+                Thread.Builder builder = t % 2 == 0 ? Thread.ofPlatform() : Thread.ofVirtual();
+                threads.add(builder.start(() -> {
+                    try {
+                        start.await();
+                        seen.add(cb.waitUntilCompleted());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }));
+            }
+            cb.commit();
+            start.countDown();
+            for (Thread t : threads) t.join(10_000);
+            assertEquals(java.util.Collections.nCopies(waiters, CommandBufferStatus.COMPLETED), seen);
+            assertSame(cb, cb.completion().get(10, TimeUnit.SECONDS));
+            for (int i = 0; i < 100 && handled.get() == 0; i++) Thread.sleep(10);
+            Thread.sleep(50); // a second run of the handler would show here
+            assertEquals(1, handled.get(), "the handler runs once, whoever finished the command buffer");
+            assertEquals(List.of(true), handlerThreadVirtual, "handlers run on the queue's executor, not a driver thread");
+            float[] out = x.contents().toArray(ValueLayout.JAVA_FLOAT);
+            for (int i = 0; i < n; i++) assertEquals(dispatches, out[i], "element " + i);
+        }
+    }
+
+    @Test
+    void theFutureAskedForAfterCompletionIsAlreadyDone() throws Exception {
+        try (Buffer x = device().newBuffer(new float[64])) {
+            CommandBuffer cb = queue.commandBuffer();
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+            }
+            cb.commit();
+            assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted());
+            assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted(), "waiting again returns at once");
+            assertTrue(cb.completion().isDone());
+            assertSame(cb, cb.completion().get(1, TimeUnit.SECONDS));
+            assertEquals(1f, x.contents().getAtIndex(ValueLayout.JAVA_FLOAT, 63));
+        }
+    }
+
+    @Test
+    void commandBuffersOfDifferentShapesOneAfterAnotherEachRunTheirOwnCommands() {
+        int n = 256;
+        try (Buffer x = device().newBuffer(ramp(n, 1f)); Buffer y = device().newBuffer(ramp(n, 1f))) {
+            // the same pipeline on another buffer, then another value, then a different mix of commands
+            run(e -> e.setPipeline(scale).setBuffer(0, x).setFloat(1, 2f).setInt(2, n).dispatchThreads(Size.of(n), Size.of(64)));
+            run(e -> e.setPipeline(scale).setBuffer(0, y).setFloat(1, 2f).setInt(2, n).dispatchThreads(Size.of(n), Size.of(64)));
+            run(e -> e.setPipeline(scale).setBuffer(0, x).setFloat(1, 3f).setInt(2, 8).dispatchThreads(Size.of(n), Size.of(64)));
+            run(e -> {
+                e.setPipeline(inc).setBuffer(0, y).dispatchThreads(Size.of(n), Size.of(32));
+                e.setPipeline(scale).setBuffer(0, y).setFloat(1, 0.5f).setInt(2, n).dispatchThreads(Size.of(n), Size.of(64));
+                e.dispatchThreads(Size.of(n), Size.of(64));
+            });
+            run(e -> e.setPipeline(scale).setBuffer(0, x).setFloat(1, 3f).setInt(2, 8).dispatchThreads(Size.of(n), Size.of(64)));
+            float[] ox = x.contents().toArray(ValueLayout.JAVA_FLOAT), oy = y.contents().toArray(ValueLayout.JAVA_FLOAT);
+            for (int i = 0; i < n; i++) {
+                assertEquals(i < 8 ? i * 18f : i * 2f, ox[i], "x element " + i);
+                assertEquals((i * 2f + 1f) / 4f, oy[i], "y element " + i);
+            }
+        }
+    }
+
+    @Test
+    void afterACommandBufferTheDriverRefusedPartWayTheNextOneSetsItsArgumentsAfresh() {
+        int n = 64;
+        try (Buffer x = device().newBuffer(ramp(n, 1f)); Buffer y = device().newBuffer(ramp(n, 1f));
+             ComputePipeline fresh = library.newPipeline("add")) {
+            run(e -> e.setPipeline(scale).setBuffer(0, x).setFloat(1, 2f).setInt(2, n).dispatchThreads(Size.of(n), Size.of(8)));
+            CommandBuffer refused = queue.commandBuffer(References.RETAINED, Validation.UNCHECKED);
+            try (ComputeEncoder e = refused.computeEncoder()) {
+                e.setPipeline(fresh).setBuffer(0, x).dispatchThreads(Size.of(n), Size.of(8)); // three arguments never set
+                e.setPipeline(scale).setBuffer(0, y).setFloat(1, 5f).setInt(2, n).dispatchThreads(Size.of(n), Size.of(8)); // never runs
+            }
+            refused.commit();
+            assertEquals(CommandBufferStatus.ERROR, refused.waitUntilCompleted());
+            assertEquals(0, refused.error().orElseThrow().commandIndex());
+            // the same arguments as the command that never ran: they must still be set
+            run(e -> e.setPipeline(scale).setBuffer(0, y).setFloat(1, 5f).setInt(2, n).dispatchThreads(Size.of(n), Size.of(8)));
+            float[] ox = x.contents().toArray(ValueLayout.JAVA_FLOAT), oy = y.contents().toArray(ValueLayout.JAVA_FLOAT);
+            for (int i = 0; i < n; i++) {
+                assertEquals(i * 2f, ox[i], "x element " + i);
+                assertEquals(i * 5f, oy[i], "y element " + i);
+            }
+        }
+    }
+
+    private void run(java.util.function.Consumer<ComputeEncoder> encode) {
+        CommandBuffer cb = queue.commandBuffer();
+        try (ComputeEncoder e = cb.computeEncoder()) {
+            encode.accept(e);
+        }
+        cb.commit();
+        assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted(), () -> cb.error().map(Throwable::getMessage).orElse(""));
+    }
+
     // ------------------------------------------------------------------ threads
 
     @Test

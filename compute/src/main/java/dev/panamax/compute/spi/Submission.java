@@ -6,13 +6,14 @@ import dev.panamax.compute.Validation;
 
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * A committed command buffer as its {@link QueueDriver} receives it: the commands in order, how it
- * was made, and the call that finishes it.
+ * was made, and the call that finishes it. Its label is made only when a message needs it.
  */
 public final class Submission {
-    private final String label;
+    private final Supplier<String> label;
     private final List<Command> commands;
     private final References references;
     private final Validation validation;
@@ -22,7 +23,7 @@ public final class Submission {
     private volatile boolean notifyOnCompletion;
     private volatile boolean finished;
 
-    public Submission(String label, List<Command> commands, References references, Validation validation,
+    public Submission(Supplier<String> label, List<Command> commands, References references, Validation validation,
                       Consumer<CommandBufferException> onFinished) {
         this.label = label;
         this.commands = commands;
@@ -33,7 +34,7 @@ public final class Submission {
 
     /** {@code command buffer 'step'}: how messages name it. */
     public String label() {
-        return label;
+        return label.get();
     }
 
     public List<Command> commands() {
@@ -73,7 +74,7 @@ public final class Submission {
 
     /** {@code command buffer 'step' command 3 (dispatch 'saxpy')}. */
     public String where(int commandIndex) {
-        return label + " command " + commandIndex + " (" + commands.get(commandIndex).describe() + ")";
+        return label() + " command " + commandIndex + " (" + commands.get(commandIndex).describe() + ")";
     }
 
     /** The run is over: {@code error} is null when every command completed. Call once. */

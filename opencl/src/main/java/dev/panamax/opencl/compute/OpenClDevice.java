@@ -67,6 +67,12 @@ final class OpenClDevice implements ComputeDevice {
         return replayLock;
     }
 
+    /**
+     * The generation of the kernels' argument caches ({@link OpenClPipeline#setBits}): a replay that
+     * failed part-way bumps it, so every pipeline sets its arguments afresh. Under the replay lock.
+     */
+    long argumentsEpoch;
+
     @Override
     public DeviceInfo info() {
         return info;

@@ -30,6 +30,15 @@ final class OpenClPipeline extends ComputePipeline {
     private final ClKernel kernel;
     private final MemorySegment address;
     private final long maxThreads;
+    /**
+     * What each argument of the {@code cl_kernel} was last set to (the value's bits and size; size -1
+     * for unknown), valid while {@link #argumentsEpoch} is the device's: a replay sets only the
+     * arguments that differ. Raw values, never the Java objects, so no buffer is kept reachable.
+     * Read and written only under the device's replay lock.
+     */
+    long[] setBits;
+    long[] setSizes;
+    long argumentsEpoch = -1;
 
     OpenClPipeline(OpenClDevice device, ClProgram program, String function) {
         this(device, function, createKernel(program, function));
@@ -40,6 +49,9 @@ final class OpenClPipeline extends ComputePipeline {
         this.kernel = kernel;
         this.address = kernel.handle();
         this.maxThreads = workGroupSize(device, address);
+        int n = arguments().size();
+        this.setBits = new long[n];
+        this.setSizes = new long[n];
     }
 
     MemorySegment kernel() {

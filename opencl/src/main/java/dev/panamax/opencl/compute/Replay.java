@@ -9,7 +9,7 @@ import dev.panamax.compute.spi.Command;
 import dev.panamax.compute.spi.Submission;
 import dev.panamax.core.batch.Batch;
 import dev.panamax.core.batch.BatchFailedException;
-import dev.panamax.core.batch.ParamBlock;
+import dev.panamax.core.batch.BatchMode;
 import dev.panamax.core.batch.Thunk;
 import dev.panamax.opencl.binding.CL;
 import dev.panamax.opencl.binding.CLException;
@@ -20,257 +20,462 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Objects;
 
 /**
- * Turns a submission into one core {@link Batch} (a cleared one the queue keeps for reuse) and runs it: every {@code clSetKernelArg} a
- * dispatch needs (only the arguments that changed since the kernel's previous dispatch in this
- * run), every enqueue (the last one returning the event that tells when the run is done; a marker
- * only for an empty command buffer) and a flush, in one crossing, under the device's replay lock. Sizes, values and staged data go into one scratch block, kept until the run completes.
+ * A queue's recorder: turns a submission into the queue's one core {@link Batch} and runs it, under
+ * the device's replay lock, so one replay at a time uses its memory and nothing is made per commit.
+ *
+ * <p>A replay first plans the calls in typed form (which function, its arguments as raw values):
+ * every {@code clSetKernelArg} a dispatch needs (only the arguments whose value differs from what
+ * the {@code cl_kernel} holds, which persists across command buffers), every enqueue (the last one
+ * returning the event that tells when the run is done; a marker only when nothing was enqueued) and
+ * a flush. When the plan calls the same functions as the batch's recording (the same command
+ * buffer shape as the previous commit), only the arguments are written; otherwise the batch is
+ * recorded afresh. Then one crossing runs it all. Sizes and argument values live in the queue's
+ * staging memory, read by the driver at the call; data a command reads or writes after the call
+ * (a read's destination, a heap write's copy) goes into scratch memory the run keeps until it
+ * completes.
  */
 final class Replay {
-    private static final Thunk SET_ARG = CLThunks.clSetKernelArg.thunk();
-    private static final Thunk NDRANGE = CLThunks.clEnqueueNDRangeKernel.thunk();
-    private static final Thunk COPY = CLThunks.clEnqueueCopyBuffer.thunk();
-    private static final Thunk FILL = CLThunks.clEnqueueFillBuffer.thunk();
-    private static final Thunk WRITE = CLThunks.clEnqueueWriteBuffer.thunk();
-    private static final Thunk READ = CLThunks.clEnqueueReadBuffer.thunk();
-    private static final Thunk BARRIER = CLThunks.clEnqueueBarrierWithWaitList.thunk();
-    private static final Thunk MARKER = CLThunks.clEnqueueMarkerWithWaitList.thunk();
-    private static final Thunk FLUSH = CLThunks.clFlush.thunk();
-    private static final long EVENT_SLOT = 0;
+    /** Parameters planned per call: the most any recorded function takes. */
+    private static final int STRIDE = 9;
+    private static final long MAX_IDLE_BATCH_BYTES = 1 << 20;
 
-    private final OpenClQueue queue;
-    private final Submission submission;
-    private final List<Command> commands;
-    private final MemorySegment q;
-    /** For each batch entry, the command it belongs to, and for argument entries the argument index (else -1). */
-    private int[] entryCommand = new int[64];
-    private int[] entryArgument = new int[64];
-    private final List<MemorySegment> transients = new ArrayList<>();
-    private MemorySegment mem;
-    private long base;
-    /** The last enqueue recorded and the index of its {@code event} parameter: its event tells when the run is done. */
-    private ParamBlock lastEnqueue;
-    private int lastEventParam;
-    private long at = 16;
+    /** The functions a replay records, with which of their parameters are 32-bit ({@code cl_uint}, {@code cl_bool}). */
+    private enum Op {
+        SET_ARG(CLThunks.clSetKernelArg.thunk(), 4, 1),
+        NDRANGE(CLThunks.clEnqueueNDRangeKernel.thunk(), 9, 2, 6),
+        COPY(CLThunks.clEnqueueCopyBuffer.thunk(), 9, 6),
+        FILL(CLThunks.clEnqueueFillBuffer.thunk(), 9, 6),
+        WRITE(CLThunks.clEnqueueWriteBuffer.thunk(), 9, 2, 6),
+        READ(CLThunks.clEnqueueReadBuffer.thunk(), 9, 2, 6),
+        BARRIER(CLThunks.clEnqueueBarrierWithWaitList.thunk(), 4, 1),
+        MARKER(CLThunks.clEnqueueMarkerWithWaitList.thunk(), 4, 1),
+        FLUSH(CLThunks.clFlush.thunk(), 1);
 
-    Replay(OpenClQueue queue, Submission submission) {
-        this.queue = queue;
-        this.submission = submission;
-        this.commands = submission.commands();
-        this.q = queue.address();
-    }
+        final Thunk thunk;
+        final int params;
+        final boolean[] int32;
+        /** Each parameter's offset from the first one's in a parameter block, learnt from the first recording. */
+        long[] relative;
 
-    Run replay() {
-        OpenClQueue.Scratch scratch = queue.takeScratch(scratchBytes());
-        try {
-            return replay(scratch);
-        } catch (Throwable t) {
-            queue.returnScratch(scratch);
-            throw t;
+        Op(Thunk thunk, int params, int... int32) {
+            this.thunk = thunk;
+            this.params = params;
+            this.int32 = new boolean[params];
+            for (int i : int32) this.int32[i] = true;
         }
     }
 
-    private Run replay(OpenClQueue.Scratch scratch) {
-        Run run = new Run(queue, submission, scratch);
-        mem = scratch.segment();
-        base = mem.address();
-        mem.set(ValueLayout.JAVA_LONG, EVENT_SLOT, 0L);
-        var lock = queue.device().replayLock();
-        Batch batch = queue.takeBatch(commands.size() + 4);
+    private final OpenClQueue queue;
+    private final OpenClDevice device;
+    private final long q;
+    private Batch batch;
+
+    // the plan: one call per entry
+    private Op[] ops = new Op[64];
+    private long[] params = new long[64 * STRIDE];
+    /** For each entry, the command it belongs to, and for argument entries the argument index (else -1). */
+    private int[] entryCommand = new int[64];
+    private int[] entryArgument = new int[64];
+    private int size;
+    /** The calls the batch holds now and where each one's parameters start in its argument area; -1: record afresh. */
+    private Op[] recorded = new Op[64];
+    private long[] blockStart = new long[64];
+    private int recordedSize = -1;
+
+    /** Sizes, argument values and fill patterns: read by the driver during the call, reused by the next replay. */
+    private Arena stagingArena;
+    private MemorySegment staging;
+    private long stagingBase;
+    private long at;
+
+    // the replay under way
+    private Submission submission;
+    private List<Command> commands;
+    private OpenClQueue.Scratch scratch;
+    private long scratchAt;
+    private int lastEnqueue;
+    private final List<MemorySegment> transients = new ArrayList<>();
+
+    Replay(OpenClQueue queue) {
+        this.queue = queue;
+        this.device = queue.device();
+        this.q = queue.address().address();
+        this.batch = Batch.createShared(BatchMode.STANDARD, 64);
+    }
+
+    /** Hands the submission's commands to the device; the caller holds the device's replay lock. */
+    Run replay(Submission s) {
+        submission = s;
+        commands = s.commands();
+        size = 0;
+        at = 0;
+        lastEnqueue = -1;
+        long runBytes = prepare();
+        scratch = runBytes == 0 ? null : queue.takeScratch(runBytes);
+        scratchAt = 0;
+        Run run = new Run(queue, s, scratch);
         try {
-            int failedAtEntry = -1;
+            long eventSlot = take(8);
+            staging.set(ValueLayout.JAVA_LONG, eventSlot, 0L);
             try {
-                record(batch, run);
+                plan(run);
             } catch (CommandBufferException e) {
-                run.error(e);
+                run.error(e); // the commands before it still run
             }
-            int markerEntry = batch.size();
-            if (lastEnqueue != null) {
+            int markerEntry = size;
+            if (lastEnqueue >= 0) {
                 // an in-order queue: the last command's event completes after every command before it
-                lastEnqueue.setAddress(lastEventParam, MemorySegment.ofAddress(base + EVENT_SLOT));
+                params[lastEnqueue * STRIDE + 8] = stagingBase + eventSlot;
             } else {
-                note(markerEntry, -1, -1);
-                batch.add(MARKER).params().setAddress(0, q).setAddress(3, MemorySegment.ofAddress(base + EVENT_SLOT));
+                int e = add(Op.MARKER, -1, -1);
+                set(e, q, 0, 0, stagingBase + eventSlot);
             }
-            note(batch.size(), -1, -1);
-            batch.add(FLUSH).params().setAddress(0, q);
-            lock.lock();
+            set(add(Op.FLUSH, -1, -1), q);
+            emit();
+            int failedAt = -1;
             try {
                 batch.run();
             } catch (BatchFailedException e) {
-                failedAtEntry = e.index();
+                failedAt = e.index();
+                device.argumentsEpoch++; // the calls after the failing one did not run
                 run.error(failure(e));
-            } finally {
-                lock.unlock();
             }
-            if (failedAtEntry >= 0 && failedAtEntry < markerEntry && mem.get(ValueLayout.JAVA_LONG, EVENT_SLOT) == 0) {
-                // the commands before the failing one are enqueued: the marker still tells when they are done
-                int status = CL.clEnqueueMarkerWithWaitList(q, 0, MemorySegment.NULL, MemorySegment.ofAddress(base + EVENT_SLOT));
-                if (status == CL.CL_SUCCESS) CL.clFlush(q);
-                else CL.clFinish(q);
+            if (failedAt >= 0 && failedAt < markerEntry && staging.get(ValueLayout.JAVA_LONG, eventSlot) == 0) {
+                // the commands before the failing one are enqueued: a marker still tells when they are done
+                MemorySegment slot = MemorySegment.ofAddress(stagingBase + eventSlot);
+                int status = CL.clEnqueueMarkerWithWaitList(queue.address(), 0, MemorySegment.NULL, slot);
+                if (status == CL.CL_SUCCESS) CL.clFlush(queue.address());
+                else CL.clFinish(queue.address());
             }
+            run.event(staging.get(ValueLayout.JAVA_LONG, eventSlot));
+            return run;
+        } catch (Throwable t) {
+            device.argumentsEpoch++;
+            recordedSize = -1;
+            if (scratch != null) queue.returnScratch(scratch);
+            throw t;
         } finally {
-            queue.returnBatch(batch);
             for (MemorySegment t : transients) CL.clReleaseMemObject(t); // the commands hold their own references
+            transients.clear();
+            submission = null;
+            commands = null;
+            scratch = null;
         }
-        run.event(MemorySegment.ofAddress(mem.get(ValueLayout.JAVA_LONG, EVENT_SLOT)));
-        return run;
     }
 
-    // ------------------------------------------------------------------ recording
+    /** Frees the batch and staging memory; under the replay lock, once every replay is over. */
+    void close() {
+        batch.close();
+        if (stagingArena != null) stagingArena.close();
+    }
 
-    private void record(Batch batch, Run run) {
-        IdentityHashMap<OpenClPipeline, Argument[]> setArgs = new IdentityHashMap<>();
+    // ------------------------------------------------------------------ planning
+
+    private void plan(Run run) {
+        long epoch = device.argumentsEpoch;
         OpenClPipeline lastPipeline = null;
         Argument[] lastArgs = null;
+        Size lastGrid = null, lastGroup = null;
+        long sizes = 0;
+        int dims = 0;
+        boolean uniform = false;
         for (int i = 0; i < commands.size(); i++) {
-            Command c = commands.get(i);
-            switch (c) {
+            switch (commands.get(i)) {
                 case Command.Dispatch d -> {
-                    OpenClPipeline p = pipeline(d, i);
-                    Argument[] current;
-                    if (p == lastPipeline) {
-                        current = lastArgs;
-                    } else {
-                        current = setArgs.computeIfAbsent(p, k -> new Argument[d.arguments().length]);
+                    OpenClPipeline p = d.pipeline() == lastPipeline ? lastPipeline : pipeline(d, i);
+                    Argument[] args = d.arguments();
+                    if (p != lastPipeline || args != lastArgs) { // an encoder shares one table between dispatches it did not change
+                        setArguments(i, p, args, epoch);
                         lastPipeline = p;
+                        lastArgs = args;
                     }
-                    if (current.length < d.arguments().length) {
-                        current = Arrays.copyOf(current, d.arguments().length);
-                        setArgs.put(p, current);
+                    Size grid = d.grid(), group = d.threadgroup();
+                    if (grid != lastGrid || group != lastGroup) {
+                        dims = Math.max(grid.dimensions(), group.dimensions());
+                        uniform = true;
+                        for (int k = 0; k < dims; k++) {
+                            if (group.get(k) == 0 || grid.get(k) % group.get(k) != 0) uniform = false;
+                        }
+                        sizes = take(48);
+                        for (int k = 0; k < 3; k++) {
+                            staging.set(ValueLayout.JAVA_LONG, sizes + 8L * k, grid.get(k));
+                            staging.set(ValueLayout.JAVA_LONG, sizes + 24 + 8L * k, group.get(k));
+                        }
+                        lastGrid = grid;
+                        lastGroup = group;
                     }
-                    lastArgs = current;
-                    setArguments(batch, i, p, d.arguments(), current);
-                    enqueueDispatch(batch, i, p, d);
+                    int e = add(Op.NDRANGE, i, -1);
+                    set(e, q, p.kernel().address(), dims, 0, stagingBase + sizes,
+                            uniform || !d.exactGrid() ? stagingBase + sizes + 24 : 0, 0, 0, 0);
+                    lastEnqueue = e;
                 }
                 case Command.Copy cp -> {
-                    note(batch.size(), i, -1);
-                    enqueued(batch.add(COPY).params(), 8).setAddress(0, q).setAddress(1, mem(cp.source(), i)).setAddress(2, mem(cp.destination(), i))
-                            .setLong(3, cp.sourceOffset()).setLong(4, cp.destinationOffset()).setLong(5, cp.bytes());
+                    int e = add(Op.COPY, i, -1);
+                    set(e, q, mem(cp.source(), i), mem(cp.destination(), i), cp.sourceOffset(), cp.destinationOffset(), cp.bytes(), 0, 0, 0);
+                    lastEnqueue = e;
                 }
                 case Command.Fill f -> {
                     long pattern = take(8);
-                    mem.set(ValueLayout.JAVA_BYTE, pattern, f.value());
-                    note(batch.size(), i, -1);
-                    enqueued(batch.add(FILL).params(), 8).setAddress(0, q).setAddress(1, mem(f.buffer(), i)).setAddress(2, address(pattern))
-                            .setLong(3, 1).setLong(4, f.offset()).setLong(5, f.bytes());
+                    staging.set(ValueLayout.JAVA_BYTE, pattern, f.value());
+                    int e = add(Op.FILL, i, -1);
+                    set(e, q, mem(f.buffer(), i), stagingBase + pattern, 1, f.offset(), f.bytes(), 0, 0, 0);
+                    lastEnqueue = e;
                 }
                 case Command.Write w -> {
                     MemorySegment data = w.data();
-                    MemorySegment from;
+                    long from;
                     if (data.isNative()) {
-                        from = data;
-                    } else {
-                        long o = take(align(data.byteSize(), 64));
-                        MemorySegment.copy(data, 0, mem, o, data.byteSize());
-                        from = address(o);
+                        from = data.address();
+                    } else { // a non-blocking write reads its data when it runs: a copy the run keeps
+                        long o = takeScratch(data.byteSize());
+                        MemorySegment.copy(data, 0, scratch.segment(), o, data.byteSize());
+                        from = scratch.segment().address() + o;
                     }
-                    note(batch.size(), i, -1);
-                    enqueued(batch.add(WRITE).params(), 8).setAddress(0, q).setAddress(1, mem(w.buffer(), i)).setInt(2, CL.CL_FALSE)
-                            .setLong(3, w.offset()).setLong(4, data.byteSize()).setAddress(5, from);
+                    int e = add(Op.WRITE, i, -1);
+                    set(e, q, mem(w.buffer(), i), CL.CL_FALSE, w.offset(), data.byteSize(), from, 0, 0, 0);
+                    lastEnqueue = e;
                 }
                 case Command.Read r -> {
-                    long o = take(align(r.bytes(), 64));
+                    long o = takeScratch(r.bytes());
                     run.addRead(r, o);
-                    note(batch.size(), i, -1);
-                    enqueued(batch.add(READ).params(), 8).setAddress(0, q).setAddress(1, mem(r.buffer(), i)).setInt(2, CL.CL_FALSE)
-                            .setLong(3, r.offset()).setLong(4, r.bytes()).setAddress(5, address(o));
+                    int e = add(Op.READ, i, -1);
+                    set(e, q, mem(r.buffer(), i), CL.CL_FALSE, r.offset(), r.bytes(), scratch.segment().address() + o, 0, 0, 0);
+                    lastEnqueue = e;
                 }
                 case Command.Barrier b -> {
-                    note(batch.size(), i, -1);
-                    enqueued(batch.add(BARRIER).params(), 3).setAddress(0, q);
+                    int e = add(Op.BARRIER, i, -1);
+                    set(e, q, 0, 0, 0);
+                    lastEnqueue = e;
                 }
             }
         }
     }
 
-    private void setArguments(Batch batch, int command, OpenClPipeline p, Argument[] args, Argument[] current) {
-        MemorySegment kernel = p.kernel();
+    /** Plans a {@code clSetKernelArg} for each argument whose value differs from what the kernel holds. */
+    private void setArguments(int command, OpenClPipeline p, Argument[] args, long epoch) {
+        long[] bits = p.setBits, sizes = p.setSizes;
+        if (p.argumentsEpoch != epoch) {
+            Arrays.fill(sizes, -1);
+            p.argumentsEpoch = epoch;
+        }
+        long kernel = p.kernel().address();
         List<ArgumentInfo> infos = p.arguments();
         for (int a = 0; a < args.length; a++) {
             Argument arg = args[a];
-            if (arg == null || (Objects.equals(arg, current[a]) && !(arg instanceof Argument.BytesArgument))) continue;
-            current[a] = arg;
-            long size;
-            MemorySegment value;
+            if (arg == null) continue;
+            long value, bytes;
+            boolean cached = true; // a value the kernel can be known to hold (not a transient buffer)
+            long valueAt;
             switch (arg) {
                 case Argument.BufferArgument b -> {
-                    MemorySegment m = mem(b.buffer(), command);
-                    if (b.offset() != 0) m = subBuffer(m, b.buffer(), b.offset(), command, a);
-                    long o = take(8);
-                    mem.set(ValueLayout.JAVA_LONG, o, m.address());
-                    size = 8;
-                    value = address(o);
+                    value = mem(b.buffer(), command);
+                    if (b.offset() != 0) {
+                        value = subBuffer(MemorySegment.ofAddress(value), b.buffer(), b.offset(), command, a).address();
+                        cached = false;
+                    }
+                    bytes = 8;
+                    valueAt = -1;
                 }
                 case Argument.ScalarArgument s -> {
-                    long o = take(8);
-                    mem.set(ValueLayout.JAVA_LONG, o, s.bits());
-                    size = s.bytes();
-                    value = address(o);
+                    value = s.bits();
+                    bytes = s.bytes();
+                    valueAt = -1;
                 }
-                case Argument.BytesArgument bytes -> {
-                    byte[] data = bytes.bytes();
-                    long o = take(align(data.length, 8));
-                    MemorySegment.copy(data, 0, mem, ValueLayout.JAVA_BYTE, o, data.length);
+                case Argument.BytesArgument b -> {
+                    byte[] data = b.bytes();
+                    long o = take(data.length);
+                    MemorySegment.copy(data, 0, staging, ValueLayout.JAVA_BYTE, o, data.length);
+                    cached = false;
                     if (a < infos.size() && infos.get(a).takesBuffer()) {
-                        MemorySegment t = transientBuffer(address(o), data.length, command, a);
-                        long slot = take(8);
-                        mem.set(ValueLayout.JAVA_LONG, slot, t.address());
-                        size = 8;
-                        value = address(slot);
+                        value = transientBuffer(MemorySegment.ofAddress(stagingBase + o), data.length, command, a).address();
+                        bytes = 8;
+                        valueAt = -1;
                     } else {
-                        size = data.length;
-                        value = address(o);
+                        value = 0;
+                        bytes = data.length;
+                        valueAt = o;
                     }
                 }
                 case Argument.ThreadgroupMemory t -> {
-                    size = t.bytes();
-                    value = MemorySegment.NULL;
+                    value = 0;
+                    bytes = t.bytes();
+                    valueAt = Long.MIN_VALUE; // NULL: local memory of that size
+                    cached = false;
                 }
             }
-            note(batch.size(), command, a);
-            batch.add(SET_ARG).params().setAddress(0, kernel).setInt(1, a).setLong(2, size).setAddress(3, value);
+            boolean known = a < sizes.length;
+            if (cached && known && sizes[a] == bytes && bits[a] == value) continue;
+            if (valueAt == -1) {
+                valueAt = take(8);
+                staging.set(ValueLayout.JAVA_LONG, valueAt, value);
+            }
+            int e = add(Op.SET_ARG, command, a);
+            set(e, kernel, a, bytes, valueAt == Long.MIN_VALUE ? 0 : stagingBase + valueAt);
+            if (known) {
+                bits[a] = value;
+                sizes[a] = cached ? bytes : -1;
+            }
         }
     }
 
-    private void enqueueDispatch(Batch batch, int command, OpenClPipeline p, Command.Dispatch d) {
-        Size grid = d.grid();
-        Size group = d.threadgroup();
-        int dims = Math.max(grid.dimensions(), group.dimensions());
-        boolean uniform = true;
-        for (int k = 0; k < dims; k++) {
-            if (group.get(k) == 0 || grid.get(k) % group.get(k) != 0) uniform = false;
+    private int add(Op op, int command, int argument) {
+        int e = size++;
+        if (e == ops.length) {
+            int n = e * 2;
+            ops = Arrays.copyOf(ops, n);
+            params = Arrays.copyOf(params, n * STRIDE);
+            entryCommand = Arrays.copyOf(entryCommand, n);
+            entryArgument = Arrays.copyOf(entryArgument, n);
         }
-        long sizes = take(48);
-        for (int k = 0; k < 3; k++) {
-            mem.set(ValueLayout.JAVA_LONG, sizes + 8L * k, grid.get(k));
-            mem.set(ValueLayout.JAVA_LONG, sizes + 24 + 8L * k, group.get(k));
-        }
-        note(batch.size(), command, -1);
-        ParamBlock pb = enqueued(batch.add(NDRANGE).params(), 8);
-        pb.setAddress(0, q).setAddress(1, p.kernel()).setInt(2, dims).setAddress(4, address(sizes));
-        if (uniform || !d.exactGrid()) pb.setAddress(5, address(sizes + 24));
+        ops[e] = op;
+        entryCommand[e] = command;
+        entryArgument[e] = argument;
+        return e;
     }
 
-    // ------------------------------------------------------------------ helpers
-
-    private ParamBlock enqueued(ParamBlock block, int eventParam) {
-        lastEnqueue = block;
-        lastEventParam = eventParam;
-        return block;
+    private void set(int e, long a0) {
+        params[e * STRIDE] = a0;
     }
+
+    private void set(int e, long a0, long a1, long a2, long a3) {
+        int o = e * STRIDE;
+        long[] p = params;
+        p[o] = a0;
+        p[o + 1] = a1;
+        p[o + 2] = a2;
+        p[o + 3] = a3;
+    }
+
+    private void set(int e, long a0, long a1, long a2, long a3, long a4, long a5, long a6, long a7, long a8) {
+        int o = e * STRIDE;
+        long[] p = params;
+        p[o] = a0;
+        p[o + 1] = a1;
+        p[o + 2] = a2;
+        p[o + 3] = a3;
+        p[o + 4] = a4;
+        p[o + 5] = a5;
+        p[o + 6] = a6;
+        p[o + 7] = a7;
+        p[o + 8] = a8;
+    }
+
+    // ------------------------------------------------------------------ emitting
+
+    /** Writes the plan into the batch: only the arguments when the batch already records these calls. */
+    private void emit() {
+        boolean same = recordedSize == size;
+        for (int i = 0; same && i < size; i++) same = recorded[i] == ops[i];
+        if (!same) record();
+        MemorySegment area = batch.arguments();
+        long[] p = params;
+        for (int i = 0; i < size; i++) {
+            Op op = ops[i];
+            long start = blockStart[i];
+            long[] rel = op.relative;
+            boolean[] int32 = op.int32;
+            int o = i * STRIDE;
+            for (int k = 0; k < op.params; k++) {
+                if (int32[k]) area.set(ValueLayout.JAVA_INT, start + rel[k], (int) p[o + k]);
+                else area.set(ValueLayout.JAVA_LONG, start + rel[k], p[o + k]);
+            }
+        }
+    }
+
+    private void record() {
+        recordedSize = -1;
+        if (batch.nativeBytes() > MAX_IDLE_BATCH_BYTES) { // do not keep what one large command buffer grew
+            batch.close();
+            batch = Batch.createShared(BatchMode.STANDARD, 64);
+        } else {
+            batch.clear();
+        }
+        if (recorded.length < size) {
+            recorded = new Op[ops.length];
+            blockStart = new long[ops.length];
+        }
+        for (int i = 0; i < size; i++) {
+            Op op = ops[i];
+            var block = batch.add(op.thunk).params();
+            if (op.relative == null) {
+                long[] rel = new long[op.params];
+                for (int k = 0; k < op.params; k++) rel[k] = block.offsetOf(k) - block.offsetOf(0);
+                op.relative = rel;
+            }
+            blockStart[i] = block.offsetOf(0);
+            recorded[i] = op;
+        }
+        recordedSize = size;
+    }
+
+    // ------------------------------------------------------------------ memory
+
+    /** Makes the staging memory large enough for this submission; returns the scratch bytes the run keeps. */
+    private long prepare() {
+        long need = 64, run = 0;
+        Argument[] last = null;
+        for (Command c : commands) {
+            switch (c) {
+                case Command.Dispatch d -> {
+                    need += 48;
+                    if (d.arguments() != last) {
+                        last = d.arguments();
+                        for (Argument a : last) {
+                            need += 8;
+                            if (a instanceof Argument.BytesArgument b) need += align(b.bytes().length, 8);
+                        }
+                    }
+                }
+                case Command.Write w -> run += w.data().isNative() ? 0 : align(w.data().byteSize(), 64);
+                case Command.Read r -> run += align(r.bytes(), 64);
+                case Command.Fill f -> need += 8;
+                case Command.Copy cp -> { }
+                case Command.Barrier b -> { }
+            }
+        }
+        if (staging == null || staging.byteSize() < need) {
+            long bytes = Math.max(4096, Long.highestOneBit(need - 1) << 1);
+            Arena arena = Arena.ofShared();
+            MemorySegment s = arena.allocate(bytes, 64);
+            if (stagingArena != null) stagingArena.close();
+            stagingArena = arena;
+            staging = s;
+            stagingBase = s.address();
+        }
+        return run;
+    }
+
+    private long take(long bytes) {
+        long o = at;
+        at += align(bytes, 8);
+        if (at > staging.byteSize()) throw new IllegalStateException("staging overrun: " + at + " > " + staging.byteSize());
+        return o;
+    }
+
+    private long takeScratch(long bytes) {
+        long o = scratchAt;
+        scratchAt += align(bytes, 64);
+        if (scratchAt > scratch.segment().byteSize())
+            throw new IllegalStateException("scratch overrun: " + scratchAt + " > " + scratch.segment().byteSize());
+        return o;
+    }
+
+    private static long align(long n, long to) {
+        return (n + to - 1) & -to;
+    }
+
+    // ------------------------------------------------------------------ checks and failures
 
     private OpenClPipeline pipeline(Command.Dispatch d, int command) {
-        if (d.pipeline() instanceof OpenClPipeline p && p.device() == queue.device()) return p;
+        if (d.pipeline() instanceof OpenClPipeline p && p.device() == device) return p;
         throw OpenClQueue.failure(submission, command, "pipeline '" + d.pipeline().name() + "' is not one of this OpenCL device's", null);
     }
 
-    private MemorySegment mem(Buffer b, int command) {
-        if (b instanceof OpenClBuffer ob && ob.device() == queue.device()) return ob.mem();
+    private long mem(Buffer b, int command) {
+        if (b instanceof OpenClBuffer ob && ob.device() == device) return ob.mem().address();
         throw OpenClQueue.failure(submission, command, b.describe() + " is not a buffer of this OpenCL device", null);
     }
 
@@ -293,7 +498,7 @@ final class Replay {
     private MemorySegment transientBuffer(MemorySegment data, long bytes, int command, int argument) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment err = arena.allocate(ValueLayout.JAVA_INT);
-            MemorySegment t = CL.clCreateBuffer(queue.device().context(), CL.CL_MEM_READ_ONLY | CL.CL_MEM_COPY_HOST_PTR, bytes, data, err);
+            MemorySegment t = CL.clCreateBuffer(device.context(), CL.CL_MEM_READ_ONLY | CL.CL_MEM_COPY_HOST_PTR, bytes, data, err);
             int status = err.get(ValueLayout.JAVA_INT, 0);
             if (status != CL.CL_SUCCESS)
                 throw OpenClQueue.failure(submission, command, argumentName(command, argument) + ": a transient buffer of " + bytes
@@ -305,7 +510,7 @@ final class Replay {
 
     private CommandBufferException failure(BatchFailedException e) {
         int entry = e.index();
-        int command = entry < entryCommand.length ? entryCommand[entry] : -1;
+        int command = entry < size ? entryCommand[entry] : -1;
         String status = CLException.nameOf("cl_status", e.code()) + " (" + e.code() + ")";
         if (command < 0) return new CommandBufferException(submission.label() + ": " + e.function() + " returned " + status, -1, e);
         int argument = entryArgument[entry];
@@ -319,51 +524,5 @@ final class Replay {
         if (commands.get(command) instanceof Command.Dispatch d && argument < d.pipeline().arguments().size())
             return "argument " + d.pipeline().arguments().get(argument).describe();
         return "argument " + argument;
-    }
-
-    private void note(int entry, int command, int argument) {
-        if (entry >= entryCommand.length) {
-            entryCommand = Arrays.copyOf(entryCommand, Math.max(entry + 1, entryCommand.length * 2));
-            entryArgument = Arrays.copyOf(entryArgument, entryCommand.length);
-        }
-        entryCommand[entry] = command;
-        entryArgument[entry] = argument;
-    }
-
-    private long take(long bytes) {
-        long o = at;
-        at += align(bytes, 8);
-        if (at > mem.byteSize()) throw new IllegalStateException("scratch overrun: " + at + " > " + mem.byteSize());
-        return o;
-    }
-
-    private MemorySegment address(long offset) {
-        return MemorySegment.ofAddress(base + offset);
-    }
-
-    private static long align(long n, long to) {
-        return (n + to - 1) & -to;
-    }
-
-    /** An upper bound of the scratch bytes the commands need. */
-    private long scratchBytes() {
-        long need = 64;
-        for (Command c : commands) {
-            switch (c) {
-                case Command.Dispatch d -> {
-                    need += 48;
-                    for (Argument a : d.arguments()) {
-                        need += 16;
-                        if (a instanceof Argument.BytesArgument b) need += align(b.bytes().length, 8);
-                    }
-                }
-                case Command.Write w -> need += w.data().isNative() ? 0 : align(w.data().byteSize(), 64) + 64;
-                case Command.Read r -> need += align(r.bytes(), 64) + 64;
-                case Command.Fill f -> need += 8;
-                case Command.Copy cp -> { }
-                case Command.Barrier b -> { }
-            }
-        }
-        return need;
     }
 }

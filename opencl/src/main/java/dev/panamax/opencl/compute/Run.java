@@ -10,31 +10,52 @@ import dev.panamax.opencl.binding.CLException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 /**
- * One submitted command buffer on its way to completion: its completion event, scratch memory and
- * pending reads. Finished once, by whichever comes first: a thread waiting in {@link #await()}, or,
+ * One submitted command buffer on its way to completion: its completion event, and the scratch
+ * memory and pending reads it has when it has any. Finished once, by whichever comes first: a
+ * thread waiting in {@link #await()}, which waits on the event itself and finishes the run inline
+ * (a plain commit and wait crosses to the driver once and hands nothing to another thread), or,
  * when completion was asked for ({@link #watch()}: handlers, a future), the event's callback,
  * handed to a virtual thread by core's registry.
  */
 final class Run {
+    private static final VarHandle STATE;
+    private static final VarHandle HOLDS;
+    private static final VarHandle WATCHED;
+    private static final int RUNNING = 0, FINISHING = 1, FINISHED = 2;
+    /** A waiting thread's event list and status cell: made once per thread, freed by the GC with it. */
+    private static final ThreadLocal<MemorySegment> WAIT_CELLS = ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(16, 8));
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            STATE = l.findVarHandle(Run.class, "state", int.class);
+            HOLDS = l.findVarHandle(Run.class, "eventHolds", int.class);
+            WATCHED = l.findVarHandle(Run.class, "watched", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final OpenClQueue queue;
     private final Submission submission;
     private final OpenClQueue.Scratch scratch;
-    private final List<Command.Read> reads = new ArrayList<>();
-    private final List<Long> readOffsets = new ArrayList<>();
-    private final AtomicBoolean done = new AtomicBoolean();
-    private final AtomicBoolean watched = new AtomicBoolean();
-    private final CountDownLatch finished = new CountDownLatch(1);
-    /** The run's and every waiter's hold on the event; the last one releases it. */
-    private final AtomicInteger eventHolds = new AtomicInteger(1);
-    private MemorySegment event = MemorySegment.NULL;
+    private Command.Read[] reads;
+    private long[] readOffsets;
+    private int readCount;
+    private long event;
     private CommandBufferException error;
+    @SuppressWarnings("unused") // through STATE
+    private volatile int state;
+    /** The run's and every waiter's hold on the event; the last one releases it. */
+    @SuppressWarnings("unused") // through HOLDS
+    private volatile int eventHolds = 1;
+    @SuppressWarnings("unused") // through WATCHED
+    private volatile boolean watched;
 
     Run(OpenClQueue queue, Submission submission, OpenClQueue.Scratch scratch) {
         this.queue = queue;
@@ -43,11 +64,18 @@ final class Run {
     }
 
     void addRead(Command.Read read, long scratchOffset) {
-        reads.add(read);
-        readOffsets.add(scratchOffset);
+        if (reads == null) {
+            reads = new Command.Read[4];
+            readOffsets = new long[4];
+        } else if (readCount == reads.length) {
+            reads = Arrays.copyOf(reads, readCount * 2);
+            readOffsets = Arrays.copyOf(readOffsets, readCount * 2);
+        }
+        reads[readCount] = read;
+        readOffsets[readCount++] = scratchOffset;
     }
 
-    void event(MemorySegment event) {
+    void event(long event) {
         this.event = event;
     }
 
@@ -56,7 +84,7 @@ final class Run {
     }
 
     boolean hasNoEvent() {
-        return event.address() == 0;
+        return event == 0;
     }
 
     /** Finishes a run that has no event (nothing was enqueued). */
@@ -70,10 +98,10 @@ final class Run {
      * released it, and then there is nothing to ask.
      */
     void watch() {
-        if (!watched.compareAndSet(false, true) || !holdEvent()) return;
+        if (!WATCHED.compareAndSet(this, false, true) || !holdEvent()) return;
         try {
             int id = OpenClQueue.EVENTS.registerOnce((ev, status) -> finish(status));
-            int status = CL.clSetEventCallback(event, CL.CL_COMPLETE, OpenClQueue.EVENTS.stub(), CallbackRegistry.userData(id));
+            int status = CL.clSetEventCallback(MemorySegment.ofAddress(event), CL.CL_COMPLETE, OpenClQueue.EVENTS.stub(), CallbackRegistry.userData(id));
             if (status != CL.CL_SUCCESS) {
                 OpenClQueue.EVENTS.unregister(id);
                 Thread.ofVirtual().start(() -> {
@@ -89,64 +117,75 @@ final class Run {
         }
     }
 
-    /** Blocks until the run is finished, waiting on the marker itself when it is still running. */
+    /**
+     * Blocks until the run is finished: waits on the event itself while it is still there, then
+     * finishes the run on this thread unless another got there first.
+     */
     void await() throws InterruptedException {
-        if (done.get()) {
-            finished.await();
-            return;
-        }
+        if ((int) STATE.getVolatile(this) == FINISHED) return;
         if (holdEvent()) {
             int status;
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment list = arena.allocate(ValueLayout.ADDRESS);
-                list.set(ValueLayout.ADDRESS, 0, event);
-                status = CL.clWaitForEvents(1, list);
+            try {
+                MemorySegment cells = WAIT_CELLS.get();
+                cells.set(ValueLayout.JAVA_LONG, 0, event);
+                status = CL.clWaitForEvents(1, cells);
+                if (status != CL.CL_SUCCESS) status = executionStatus(cells, status);
             } finally {
                 dropEvent();
             }
             finish(status == CL.CL_SUCCESS ? CL.CL_COMPLETE : status);
         }
-        finished.await();
+        if ((int) STATE.getVolatile(this) != FINISHED) {
+            synchronized (this) {
+                while ((int) STATE.getVolatile(this) != FINISHED) wait();
+            }
+        }
+    }
+
+    /** The event's own status when the wait failed (the command's error rather than the wait list's). */
+    private int executionStatus(MemorySegment cells, int waitStatus) {
+        MemorySegment status = cells.asSlice(8, 4);
+        int s = CL.clGetEventInfo(MemorySegment.ofAddress(event), CL.CL_EVENT_COMMAND_EXECUTION_STATUS, 4, status, MemorySegment.NULL);
+        int execution = status.get(ValueLayout.JAVA_INT, 0);
+        return s == CL.CL_SUCCESS && execution < 0 ? execution : waitStatus;
     }
 
     private void finish(int status) {
-        if (!done.compareAndSet(false, true)) return;
+        if (!STATE.compareAndSet(this, RUNNING, FINISHING)) return;
         try {
             if (status < 0 && error == null) {
                 error = new CommandBufferException(submission.label() + ": the device reported "
                         + CLException.nameOf("cl_status", status) + " (" + status + ") for a command it ran", -1, null);
             }
-            if (error == null) {
+            if (error == null && readCount > 0) {
                 MemorySegment mem = scratch.segment();
-                for (int i = 0; i < reads.size(); i++) {
-                    Command.Read r = reads.get(i);
-                    r.deliver().accept(mem.asSlice(readOffsets.get(i), r.bytes()));
-                }
+                for (int i = 0; i < readCount; i++) reads[i].deliver().accept(mem.asSlice(readOffsets[i], reads[i].bytes()));
             }
         } catch (Throwable t) {
             error = new CommandBufferException(submission.label() + ": delivering a read failed: " + t, -1, t);
         } finally {
-            queue.returnScratch(scratch);
+            if (scratch != null) queue.returnScratch(scratch);
             dropEvent();
             try {
                 submission.finished(error);
             } finally {
-                finished.countDown();
+                STATE.setVolatile(this, FINISHED);
+                synchronized (this) {
+                    notifyAll();
+                }
             }
         }
     }
 
     private boolean holdEvent() {
         while (true) {
-            int n = eventHolds.get();
+            int n = (int) HOLDS.getVolatile(this);
             if (n == 0) return false;
-            if (eventHolds.compareAndSet(n, n + 1)) return true;
+            if (HOLDS.compareAndSet(this, n, n + 1)) return true;
         }
     }
 
     private void dropEvent() {
-        if (eventHolds.decrementAndGet() == 0 && event.address() != 0) {
-            CL.clReleaseEvent(event);
-        }
+        if ((int) HOLDS.getAndAdd(this, -1) == 1 && event != 0) CL.clReleaseEvent(MemorySegment.ofAddress(event));
     }
 }
