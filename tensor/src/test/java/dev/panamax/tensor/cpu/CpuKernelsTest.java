@@ -281,6 +281,27 @@ class CpuKernelsTest {
             Operand batched = view(x, new int[] {4, 64, 520}, new long[] {64 * 520, 520, 1}, 0);
             Operand shared = view(y, new int[] {4, 520, 256}, new long[] {0, 1, 520}, 0);
             check(cpu, DType.F32, new int[] {4, 64, 256}, out -> new Kernel.MatMul(out, batched, shared, false), 1e-4);
+            Operand thin = random(DType.F32, 1, 700, 3);
+            Operand wide = view(random(DType.F32, 520, 3), new int[] {1, 3, 520}, new long[] {0, 1, 3}, 0);
+            check(cpu, DType.F32, new int[] {1, 700, 520}, out -> new Kernel.MatMul(out, thin, wide, false), 1e-5);
+            Operand logits = random(DType.F32, 5000, 8), labels = random(DType.I64, 5000), loss = contiguous(DType.F32);
+            check(cpu, DType.F32, new int[] {}, out -> new Kernel.CrossEntropy(out, null, logits, labels), 1e-5);
+            check(cpu, DType.F32, new int[] {5000, 8}, out -> new Kernel.CrossEntropy(loss, out, logits, labels), 1e-5);
+            Operand grad = random(DType.F32, 256, 520);
+            Operand[] start = {random(DType.F32, 256, 520), random(DType.F32, 256, 520), absOf(random(DType.F32, 256, 520))};
+            Operand[][] state = new Operand[2][3];
+            for (int k = 0; k < 2; k++) {
+                for (int j = 0; j < 3; j++) {
+                    state[k][j] = contiguous(DType.F32, 256, 520);
+                    state[k][j].storage().segment().copyFrom(start[j].storage().segment());
+                }
+            }
+            reference.execute(new Kernel.AdamStep(state[0][0], grad, state[0][1], state[0][2], 0.01, 0.9, 0.999, 1e-8, 0.1, true, 3));
+            cpu.execute(new Kernel.AdamStep(state[1][0], grad, state[1][1], state[1][2], 0.01, 0.9, 0.999, 1e-8, 0.1, true, 3));
+            cpu.sync();
+            for (int j = 0; j < 3; j++) {
+                for (int i = 0; i < 256 * 520; i++) assertEquals(get(state[0][j], i), get(state[1][j], i), 1e-5, "adam operand " + j);
+            }
             Operand src = random(DType.F32, 300, 520);
             Operand expected = random(DType.F32, 256, 520);
             Operand actual = contiguous(DType.F32, 256, 520);
