@@ -47,7 +47,7 @@ public final class CommandBuffer {
     private final long serial = SERIALS.incrementAndGet();
     /** Null until {@link #label(String)}: then {@code command buffer 'name'}. */
     private String label;
-    private List<Command> commands = new ArrayList<>();
+    private List<Command> commands;
     /** Resources used, each once (almost: see {@link #use}); RETAINED: the ones referenced from commit to completion. */
     private Resource[] used = new Resource[4];
     private int usedCount;
@@ -69,6 +69,7 @@ public final class CommandBuffer {
         this.number = number;
         this.references = references;
         this.validation = validation;
+        this.commands = new ArrayList<>(queue.commandCapacity());
     }
 
     /** Names it in messages: {@code command buffer 'step 7'}. */
@@ -167,9 +168,21 @@ public final class CommandBuffer {
         }
     }
 
-    /** NOT_ENQUEUED, COMMITTED, COMPLETED or ERROR. */
+    /**
+     * NOT_ENQUEUED, COMMITTED, COMPLETED or ERROR. A committed buffer asks the device without
+     * blocking: once the device has run it, it reads COMPLETED (or ERROR) and its resources and
+     * in-flight slot are given back, whether or not anyone waits or registered a handler.
+     */
     public CommandBufferStatus status() {
-        return status;
+        CommandBufferStatus st = status;
+        if (st == CommandBufferStatus.COMMITTED) {
+            Submission s = submission;
+            if (s != null && s.driverState() != null) {
+                queue.driver().poll(s);
+                st = status;
+            }
+        }
+        return st;
     }
 
     /** The failure, when the status is ERROR. */

@@ -39,6 +39,8 @@ public final class CommandQueue implements AutoCloseable {
     /** Committed command buffers not finished yet, oldest first. */
     private final java.util.concurrent.ConcurrentLinkedDeque<CommandBuffer> pending = new java.util.concurrent.ConcurrentLinkedDeque<>();
     private volatile boolean closed;
+    /** The command count of the last commit (at most 4,096): a new command buffer's starting capacity. */
+    private volatile int lastCommandCount = 10;
 
     /**
      * For backends: a queue over {@code driver}. Completion handlers run on {@code handlerExecutor}
@@ -128,7 +130,13 @@ public final class CommandQueue implements AutoCloseable {
         if (interrupted) Thread.currentThread().interrupt();
     }
 
+    int commandCapacity() {
+        return lastCommandCount;
+    }
+
     void committed(CommandBuffer cb) {
+        int n = cb.commandCount();
+        if (n != lastCommandCount) lastCommandCount = Math.min(Math.max(n, 10), 4096);
         pending.addLast(cb);
     }
 

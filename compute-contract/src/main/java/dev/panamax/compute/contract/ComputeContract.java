@@ -348,6 +348,22 @@ public abstract class ComputeContract {
     // ------------------------------------------------------------------ async
 
     @Test
+    void statusReportsCompletionWithoutAWaiter() throws Exception {
+        try (Buffer x = device().newBuffer(new float[64]); CommandQueue own = device().newCommandQueue(2)) {
+            CommandBuffer cb = own.commandBuffer();
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+            }
+            cb.commit();
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (cb.status() == CommandBufferStatus.COMMITTED && System.nanoTime() < deadline) Thread.sleep(1);
+            assertEquals(CommandBufferStatus.COMPLETED, cb.status(), "no waiter, no handler: status() alone must see the device finish");
+            assertEquals(0, own.inFlight(), "a completed command buffer gives back its in-flight slot");
+            assertEquals(1f, x.contents().getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, 0));
+        }
+    }
+
+    @Test
     void handlersRunOffTheDriversThreadAndTheFutureCompletes() throws Exception {
         try (Buffer x = device().newBuffer(new float[64])) {
             CommandBuffer cb = queue.commandBuffer();

@@ -18,6 +18,12 @@ public interface QueueDriver extends AutoCloseable {
     /** From now on, finish the submission when the device completes it even if nobody waits. Idempotent. */
     void notifyOnCompletion(Submission submission);
 
+    /**
+     * Without blocking: finishes the submission now if the device has completed it (so a caller
+     * polling {@code status()} sees it complete though nobody waits or asked to be notified).
+     */
+    void poll(Submission submission);
+
     /** Blocks until the submission is finished (it has called {@link Submission#finished}). */
     void await(Submission submission) throws InterruptedException;
 

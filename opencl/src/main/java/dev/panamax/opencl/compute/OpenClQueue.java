@@ -47,6 +47,14 @@ final class OpenClQueue implements QueueDriver {
     }
 
     private final ConcurrentLinkedDeque<Scratch> scratch = new ConcurrentLinkedDeque<>();
+    /**
+     * Completion events of finished runs, released after the next commit's enqueues instead of in
+     * the finish: a waiter returns to its caller sooner, and the driver has the next work already.
+     * Guarded by itself; at most {@link #MAX_RETIRED}, past that an event is released at once.
+     */
+    private final long[] retired = new long[MAX_RETIRED];
+    private int retiredCount;
+    private static final int MAX_RETIRED = 16;
     /** Records and runs every submission, under the device's replay lock. */
     private final Replay replay;
     private volatile boolean closed;
@@ -88,6 +96,7 @@ final class OpenClQueue implements QueueDriver {
             lock.unlock();
         }
         submission.driverState(run);
+        releaseRetired();
         if (run.hasNoEvent()) {
             run.finishNow();
         } else if (submission.notifyOnCompletion()) {
@@ -98,6 +107,11 @@ final class OpenClQueue implements QueueDriver {
     @Override
     public void notifyOnCompletion(Submission submission) {
         if (submission.driverState() instanceof Run run) run.watch();
+    }
+
+    @Override
+    public void poll(Submission submission) {
+        if (submission.driverState() instanceof Run run) run.poll();
     }
 
     @Override
@@ -123,9 +137,32 @@ final class OpenClQueue implements QueueDriver {
         try {
             Cl.check(CL.clFinish(address), "clFinish");
         } finally {
+            releaseRetired();
             queue.close();
             Scratch b;
             while ((b = scratch.poll()) != null) b.free();
+        }
+    }
+
+    /** Releases a finished run's completion event, now or after the next commit (see {@link #retired}). */
+    void retire(long event) {
+        synchronized (retired) {
+            if (!closed && retiredCount < MAX_RETIRED) {
+                retired[retiredCount++] = event;
+                return;
+            }
+        }
+        CL.clReleaseEvent(MemorySegment.ofAddress(event));
+    }
+
+    private void releaseRetired() {
+        while (true) {
+            long event;
+            synchronized (retired) {
+                if (retiredCount == 0) return;
+                event = retired[--retiredCount];
+            }
+            CL.clReleaseEvent(MemorySegment.ofAddress(event));
         }
     }
 

@@ -83,6 +83,8 @@ final class Replay {
     /** The calls the batch holds now and where each one's parameters start in its argument area; -1: record afresh. */
     private Op[] recorded = new Op[64];
     private long[] blockStart = new long[64];
+    /** The parameters as the batch holds them now: a replay of the same shape writes only the ones that differ. */
+    private long[] written = new long[64 * STRIDE];
     private int recordedSize = -1;
 
     /** Sizes, argument values and fill patterns: read by the driver during the call, reused by the next replay. */
@@ -371,7 +373,7 @@ final class Replay {
         for (int i = 0; same && i < size; i++) same = recorded[i] == ops[i];
         if (!same) record();
         MemorySegment area = batch.arguments();
-        long[] p = params;
+        long[] p = params, w = written;
         for (int i = 0; i < size; i++) {
             Op op = ops[i];
             long start = blockStart[i];
@@ -379,8 +381,11 @@ final class Replay {
             boolean[] int32 = op.int32;
             int o = i * STRIDE;
             for (int k = 0; k < op.params; k++) {
-                if (int32[k]) area.set(ValueLayout.JAVA_INT, start + rel[k], (int) p[o + k]);
-                else area.set(ValueLayout.JAVA_LONG, start + rel[k], p[o + k]);
+                long v = p[o + k];
+                if (v == w[o + k]) continue;
+                if (int32[k]) area.set(ValueLayout.JAVA_INT, start + rel[k], (int) v);
+                else area.set(ValueLayout.JAVA_LONG, start + rel[k], v);
+                w[o + k] = v;
             }
         }
     }
@@ -396,6 +401,9 @@ final class Replay {
         if (recorded.length < size) {
             recorded = new Op[ops.length];
             blockStart = new long[ops.length];
+            written = new long[ops.length * STRIDE];
+        } else {
+            Arrays.fill(written, 0, size * STRIDE, 0L); // a fresh recording's blocks start zeroed
         }
         for (int i = 0; i < size; i++) {
             Op op = ops[i];

@@ -56,6 +56,8 @@ final class Run {
     private volatile int eventHolds = 1;
     @SuppressWarnings("unused") // through WATCHED
     private volatile boolean watched;
+    /** Threads blocked in {@link #await()} on the monitor: a finish with none skips the notify. */
+    private volatile int sleepers;
 
     Run(OpenClQueue queue, Submission submission, OpenClQueue.Scratch scratch) {
         this.queue = queue;
@@ -117,6 +119,20 @@ final class Run {
         }
     }
 
+    /** Finishes the run if its event says the device is done with it (complete or failed); never blocks. */
+    void poll() {
+        if ((int) STATE.getVolatile(this) != RUNNING || !holdEvent()) return;
+        int status;
+        try {
+            MemorySegment cell = WAIT_CELLS.get().asSlice(8, 4);
+            int s = CL.clGetEventInfo(MemorySegment.ofAddress(event), CL.CL_EVENT_COMMAND_EXECUTION_STATUS, 4, cell, MemorySegment.NULL);
+            status = s == CL.CL_SUCCESS ? cell.get(ValueLayout.JAVA_INT, 0) : CL.CL_QUEUED; // not known: a waiter will tell
+        } finally {
+            dropEvent();
+        }
+        if (status == CL.CL_COMPLETE || status < 0) finish(status);
+    }
+
     /**
      * Blocks until the run is finished: waits on the event itself while it is still there, then
      * finishes the run on this thread unless another got there first.
@@ -137,7 +153,12 @@ final class Run {
         }
         if ((int) STATE.getVolatile(this) != FINISHED) {
             synchronized (this) {
-                while ((int) STATE.getVolatile(this) != FINISHED) wait();
+                sleepers++; // before the state is read again: a finish after this read sees it and notifies
+                try {
+                    while ((int) STATE.getVolatile(this) != FINISHED) wait();
+                } finally {
+                    sleepers--;
+                }
             }
         }
     }
@@ -170,8 +191,10 @@ final class Run {
                 submission.finished(error);
             } finally {
                 STATE.setVolatile(this, FINISHED);
-                synchronized (this) {
-                    notifyAll();
+                if (sleepers > 0) {
+                    synchronized (this) {
+                        notifyAll();
+                    }
                 }
             }
         }
@@ -186,6 +209,6 @@ final class Run {
     }
 
     private void dropEvent() {
-        if ((int) HOLDS.getAndAdd(this, -1) == 1 && event != 0) CL.clReleaseEvent(MemorySegment.ofAddress(event));
+        if ((int) HOLDS.getAndAdd(this, -1) == 1 && event != 0) queue.retire(event);
     }
 }
