@@ -6,6 +6,7 @@ import dev.panamax.core.internal.memory.Shadow;
 import dev.panamax.core.internal.memory.Tracked;
 import dev.panamax.core.internal.memory.TypeCounter;
 
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,11 +21,16 @@ import java.util.function.LongSupplier;
  * whole pool, in which case it is freed.
  * {@link #trim()} frees idle blocks on demand; the budget also trims pools when it runs short.
  *
- * <p>A block keeps the heap shadow it was allocated with for its whole life: a lease holds it as
- * its handle's shadow, an idle block holds it in its class, and it goes only when the block is freed.
- * So the GC sees every native byte the pool holds, as it sees a {@link NativeBuffer}'s, while a hit
- * allocates no new shadow (a fresh shadow costs the JVM a zeroing pass over fresh heap regions, which
- * for large blocks dwarfs the rest of an acquire).
+ * <p>Every block has a heap shadow, so the GC sees every native byte the pool holds as it sees a
+ * {@link NativeBuffer}'s: a lease holds its block's shadow as its handle's shadow, an idle block
+ * holds it in its class. A lease released by code (close, a scope) carries its shadow back with the
+ * block, so the next hit allocates none (a fresh shadow costs the JVM a zeroing pass over fresh heap
+ * regions, which for large blocks dwarfs the rest of an acquire). A lease the GC found unreachable
+ * does not: its shadow was garbage with it (the release action refers to it only weakly), which is
+ * what told the GC that native memory was waiting, and the next lease of that block pays for a
+ * fresh one. A pool of blocks whose shadows outlived their leases would hold the heap full of
+ * shadows no collection can free, and the GC would no longer pace itself to the native memory
+ * dropped unclosed.
  *
  * <pre>{@code
  * try (BufferPool pool = BufferPool.create()) {
@@ -282,6 +288,16 @@ public final class BufferPool implements AutoCloseable {
                     shadow = null;
                 }
             }
+            if (address != 0 && shadow == null) {
+                // the block came back without its shadow (its last lease was dropped, not closed):
+                // this lease tells the GC about its bytes afresh, as a new allocation would
+                try {
+                    shadow = Shadow.of(size);
+                } catch (Throwable t) {
+                    giveBack(address, null);
+                    throw t;
+                }
+            }
             if (address == 0) {
                 address = allocate();
                 try {
@@ -295,9 +311,11 @@ public final class BufferPool implements AutoCloseable {
                     inUse++;
                 }
             }
-            // the action carries the shadow back with the block; it must not refer to the buffer
-            Object kept = shadow;
-            NativeHandle.ReleaseAction giveBack = kept == null ? giveBackUnshadowed : (a, n) -> giveBack(a, kept);
+            // the action carries the shadow back with the block when it is still there (released by
+            // code); it refers to the shadow weakly and never to the buffer, so a lease the GC finds
+            // unreachable takes its shadow with it
+            WeakReference<Object> kept = shadow == null ? null : new WeakReference<>(shadow);
+            NativeHandle.ReleaseAction giveBack = kept == null ? giveBackUnshadowed : (a, n) -> giveBack(a, kept.get());
             return new PooledBuffer(address, bytes, size, access, giveBack, shadow);
         }
 

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -219,24 +220,29 @@ class BufferPoolTest {
 
     @Test
     @AllowNativeLeaks("drops a lease on purpose for the GC to release")
-    void aLeaseTheGcReleasesGoesBackToItsClass() throws InterruptedException {
+    void aLeaseTheGcReleasesGoesBackToItsClassWithoutItsShadow() throws InterruptedException {
         try (BufferPool pool = BufferPool.create()) {
-            leaseAndDrop(pool);
+            WeakReference<Object> dropped = leaseAndDrop(pool);
             for (int i = 0; i < 50 && pool.metrics().bytesIdle() == 0; i++) {
                 System.gc();
                 Thread.sleep(10);
                 NativeMemory.cleanUnreachable();
             }
             assertEquals(1 << 20, pool.metrics().bytesIdle(), "the collected lease's block is idle in its class");
+            assertNull(dropped.get(), "the shadow was garbage with its lease: that is what paced the GC");
             try (NativeBuffer again = pool.acquire(1 << 20)) {
                 assertEquals(1, pool.metrics().hits());
-                assertNotNull(again.heapShadow(), "with the shadow it was allocated with");
+                assertNotNull(again.heapShadow(), "the next lease of the block is shadowed afresh, as a new allocation would be");
             }
         }
     }
 
-    private static void leaseAndDrop(BufferPool pool) {
-        pool.acquireShared(1 << 20).segment().fill((byte) 1);
+    /** Leases a block, drops it unclosed, and says where its shadow went. */
+    private static WeakReference<Object> leaseAndDrop(BufferPool pool) {
+        NativeBuffer b = pool.acquireShared(1 << 20);
+        b.segment().fill((byte) 1);
+        assertNotNull(b.heapShadow());
+        return new WeakReference<>(b.heapShadow());
     }
 
     @Test
