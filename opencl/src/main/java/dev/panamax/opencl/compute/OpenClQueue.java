@@ -48,8 +48,8 @@ final class OpenClQueue implements QueueDriver {
 
     private final ConcurrentLinkedDeque<Scratch> scratch = new ConcurrentLinkedDeque<>();
     /**
-     * Completion events of finished runs, released after the next commit's enqueues instead of in
-     * the finish: a waiter returns to its caller sooner, and the driver has the next work already.
+     * Completion events of finished runs, released when the next commit starts instead of in the
+     * finish: a waiter returns to its caller sooner.
      * Guarded by itself; at most {@link #MAX_RETIRED}, past that an event is released at once.
      */
     private final long[] retired = new long[MAX_RETIRED];
@@ -86,6 +86,9 @@ final class OpenClQueue implements QueueDriver {
 
     @Override
     public void submit(Submission submission) {
+        // before the enqueues, not after: the time between the flush and a waiter's wait is the
+        // device's to start the work in (PoCL's workers share the host's cores)
+        releaseRetired();
         Run run;
         var lock = device.replayLock();
         lock.lock();
@@ -96,7 +99,6 @@ final class OpenClQueue implements QueueDriver {
             lock.unlock();
         }
         submission.driverState(run);
-        releaseRetired();
         if (run.hasNoEvent()) {
             run.finishNow();
         } else if (submission.notifyOnCompletion()) {
@@ -144,7 +146,7 @@ final class OpenClQueue implements QueueDriver {
         }
     }
 
-    /** Releases a finished run's completion event, now or after the next commit (see {@link #retired}). */
+    /** Releases a finished run's completion event, now or when the next commit starts (see {@link #retired}). */
     void retire(long event) {
         synchronized (retired) {
             if (!closed && retiredCount < MAX_RETIRED) {

@@ -160,8 +160,10 @@ final class Replay {
             if (scratch != null) queue.returnScratch(scratch);
             throw t;
         } finally {
-            for (MemorySegment t : transients) CL.clReleaseMemObject(t); // the commands hold their own references
-            transients.clear();
+            if (!transients.isEmpty()) {
+                for (MemorySegment t : transients) CL.clReleaseMemObject(t); // the commands hold their own references
+                transients.clear();
+            }
             submission = null;
             commands = null;
             scratch = null;
