@@ -1,0 +1,44 @@
+package dev.panamax.opencl.compute;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * A buffer or pipeline of one device used on another device's queue is refused with both devices
+ * named, checked at encoding and unchecked at commit. PoCL shows its pthread and basic drivers as
+ * two devices when asked ({@code POCL_DEVICES="pthread basic"}), read once at start: so a child JVM.
+ */
+class TwoDevicesTest {
+    @Test
+    void resourcesOfAnotherDeviceAreRefusedNamingBoth() throws Exception {
+        List<String> cmd = List.of(ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED",
+                "-Dpanamax.leakDetection=PARANOID", "-Xmx128m", "-cp", System.getProperty("java.class.path"), TwoDevicesMain.class.getName());
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("POCL_DEVICES", "pthread basic");
+        Process p = pb.start();
+        byte[] out;
+        try (var in = p.getInputStream()) {
+            out = in.readAllBytes();
+        }
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            fail("child did not finish: " + cmd);
+        }
+        String output = new String(out, StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), output);
+        assertTrue(output.contains("devices 2"), output);
+        assertTrue(output.contains("buffer refused: command buffer 'checked' command 0 (pipeline 'inc'), argument 0"), output);
+        assertTrue(output.contains("belongs to another device"), output);
+        assertTrue(output.contains("pipeline refused: command buffer 'checked' command 0: pipeline 'inc' belongs to another device"), output);
+        assertTrue(output.contains("unchecked ERROR index 1: command buffer 'unchecked' command 1"), output);
+        assertTrue(output.contains("is not a buffer of this OpenCL device"), output);
+        assertTrue(output.contains("first command ran: 1.0"), output);
+        assertFalse(output.contains("LEAK"), output);
+        assertTrue(output.contains("done"), output);
+    }
+}
