@@ -9,6 +9,7 @@ import dev.panamax.bindgen.gen.TypedFunction.Result;
 import dev.panamax.bindgen.gen.TypedFunction.TypedParam;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -238,12 +239,23 @@ final class TypedClassWriter {
             s.open("try {");
         }
 
+        // handles passed by value, two or three at a time, published in use with one store of the slot's
+        // height and checked together: the group's first argument is CallGuard.use of the group, the others
+        // CallGuard.address (Java evaluates arguments left to right)
+        Map<String, String> published = guarded ? publishedTogether(f) : Map.of();
         // the call: pointers of the method's own as addresses, through the by-address downcall, when there are any
         List<String> args = new ArrayList<>();
         if (raw.returnsGroup()) args.add("Arena.ofAuto()");
         for (int i = 0; i < f.params().size(); i++) {
             TypedParam p = f.params().get(i);
-            args.add(addresses.get(i) ? (stagedAsAddress(f, p, true) ? "$" + p.javaName() : address(plan, p)) : argument(plan, p));
+            String arg;
+            if (p.mapping() instanceof Mapping.HandleValue && published.containsKey(p.javaName())) {
+                String address = published.get(p.javaName());
+                arg = addresses.get(i) ? address : "MemorySegment.ofAddress(" + address + ")";
+            } else {
+                arg = addresses.get(i) ? (stagedAsAddress(f, p, true) ? "$" + p.javaName() : address(plan, p)) : argument(plan, p);
+            }
+            args.add(arg);
         }
         String target = addresses.contains(true) ? byAddress.get(new ByAddressClassWriter.Shape(raw, addresses).field()) : n.raw();
         String call = target + "." + f.name() + "(" + String.join(", ", args) + ")";
@@ -309,6 +321,30 @@ final class TypedClassWriter {
     }
 
     /** Whether {@code f} passes handles of the caller's to C: they are then published for the call. */
+    /**
+     * The argument expressions of the handles {@code f} takes by value when there are two or more, by Java
+     * name: in groups of two or three, the first of a group {@code CallGuard.use($$in, a, b[, c])}, the
+     * others {@code CallGuard.address($$in, b)}. A single handle is published by the one-handle
+     * {@code use} in its argument instead (an empty map).
+     */
+    private static Map<String, String> publishedTogether(TypedFunction f) {
+        List<String> handles = new ArrayList<>();
+        for (TypedParam p : f.params()) {
+            if (p.mapping() instanceof Mapping.HandleValue) handles.add(p.javaName());
+        }
+        if (handles.size() < 2) return Map.of();
+        Map<String, String> out = new HashMap<>();
+        for (int i = 0; i < handles.size(); ) {
+            int left = handles.size() - i;
+            int n = left == 4 ? 2 : Math.min(3, left); // groups of two or three, never one left over
+            List<String> group = handles.subList(i, i + n);
+            out.put(group.get(0), "CallGuard.use($$in, " + String.join(", ", group) + ")");
+            for (String h : group.subList(1, n)) out.put(h, "CallGuard.address($$in, " + h + ")");
+            i += n;
+        }
+        return out;
+    }
+
     private static boolean guarded(TypedFunction f) {
         for (TypedParam p : f.params()) {
             if (p.mapping() instanceof Mapping.HandleValue) return true;

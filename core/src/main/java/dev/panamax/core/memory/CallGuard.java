@@ -80,6 +80,55 @@ public final class CallGuard {
     }
 
     /**
+     * Publishes two handles as in use by this thread's call with one store (null ones publish nothing),
+     * checks both, and returns the first one's address (0 for null); the call passes {@link #address}
+     * of the other. Cheaper than {@link #use(CallSlot, NativeHandle)} per handle for a call that takes
+     * several: the generated code writes it as the first handle's argument.
+     *
+     * @throws HandleReleasedException when one was released (the first of them): the call must not happen
+     */
+    public static long use(CallSlot slot, NativeHandle a, NativeHandle b) {
+        if (slot == null) return a == null ? 0 : a.address();
+        slot.push(rawOf(a), rawOf(b));
+        if (SELF_FENCE) VarHandle.fullFence();
+        if (released(a) || released(b)) {
+            slot.dropLast(2);
+            throw HandleReleasedException.released("call", released(a) ? a : b);
+        }
+        return rawOf(a);
+    }
+
+    /** {@link #use(CallSlot, NativeHandle, NativeHandle)} for three handles. */
+    public static long use(CallSlot slot, NativeHandle a, NativeHandle b, NativeHandle c) {
+        if (slot == null) return a == null ? 0 : a.address();
+        slot.push(rawOf(a), rawOf(b), rawOf(c));
+        if (SELF_FENCE) VarHandle.fullFence();
+        if (released(a) || released(b) || released(c)) {
+            slot.dropLast(3);
+            throw HandleReleasedException.released("call", released(a) ? a : released(b) ? b : c);
+        }
+        return rawOf(a);
+    }
+
+    /**
+     * The address to pass for a handle published by {@link #use(CallSlot, NativeHandle, NativeHandle)}
+     * (0 for null). With checks off ({@code slot} null) nothing was published, and this is
+     * {@link NativeHandle#address()}, which refuses a released handle.
+     */
+    public static long address(CallSlot slot, NativeHandle handle) {
+        if (handle == null) return 0;
+        return slot == null ? handle.address() : handle.rawAddress();
+    }
+
+    private static long rawOf(NativeHandle h) {
+        return h == null ? 0 : h.rawAddress();
+    }
+
+    private static boolean released(NativeHandle h) {
+        return h != null && h.isReleased();
+    }
+
+    /**
      * Publishes every handle of {@code handles} (nulls skipped); their addresses are then taken (and
      * their state checked) by whatever stages the array.
      */

@@ -53,9 +53,42 @@ public final class CallSlot {
         TOP.setRelease(this, t + 1);
     }
 
+    /**
+     * Publishes the addresses of a call's handles (0 for a null one, which matches no release) with one
+     * release store of the height: the addresses first, then the height that covers them.
+     */
+    void push(long a, long b) {
+        int t = top;
+        long[] held = room(t, 2);
+        held[t] = a;
+        held[t + 1] = b;
+        TOP.setRelease(this, t + 2);
+    }
+
+    /** {@link #push(long, long)} for three. */
+    void push(long a, long b, long c) {
+        int t = top;
+        long[] held = room(t, 3);
+        held[t] = a;
+        held[t + 1] = b;
+        held[t + 2] = c;
+        TOP.setRelease(this, t + 3);
+    }
+
+    /** The entries array with room for {@code n} more above {@code t}. */
+    private long[] room(int t, int n) {
+        long[] a = held;
+        return t + n <= a.length ? a : grow(a);
+    }
+
     /** Takes back the entry just pushed (its handle turned out released: the call does not happen). */
     void dropLast() {
         TOP.setRelease(this, top - 1);
+    }
+
+    /** Takes back the {@code n} entries just pushed together. */
+    void dropLast(int n) {
+        TOP.setRelease(this, top - n);
     }
 
     /** Ends the current call: everything above the base, including what an exception left, goes. */

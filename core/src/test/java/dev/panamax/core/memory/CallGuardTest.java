@@ -79,6 +79,49 @@ class CallGuardTest {
     }
 
     @Test
+    void handlesPublishedTogetherAreHeldUntilTheCallEnds() throws Exception {
+        Counted a = Counted.make(), b = Counted.make(), c = Counted.make();
+        CallSlot in = CallGuard.enter();
+        assertEquals(a.rawAddress(), CallGuard.use(in, a, b, c));
+        assertEquals(b.rawAddress(), CallGuard.address(in, b));
+        assertEquals(0, CallGuard.address(in, null));
+        Thread closer = Thread.ofPlatform().start(() -> {
+            a.close();
+            c.close();
+        });
+        closer.join();
+        Thread.sleep(20);
+        assertEquals(0, a.freed.get() + c.freed.get(), "not freed while the call holds them");
+        CallGuard.exit(in, a);
+        awaitFreed(a);
+        awaitFreed(c);
+        b.close();
+        assertEquals(1, b.freed.get(), "after the call's end a close frees at once");
+    }
+
+    @Test
+    void aReleasedHandleAmongSeveralIsRefusedByNameAndNoneStaysPublished() {
+        Counted live = Counted.make(), released = Counted.make();
+        released.close();
+        CallSlot in = CallGuard.enter();
+        HandleReleasedException e = assertThrows(HandleReleasedException.class, () -> CallGuard.use(in, live, null, released));
+        assertTrue(e.getMessage().contains(Long.toHexString(released.rawAddress())), e.getMessage());
+        live.close(); // no call is under way: the refused call left nothing published
+        assertEquals(1, live.freed.get());
+    }
+
+    @Test
+    void withChecksOffTheAddressOfAReleasedHandleIsRefused() {
+        Counted released = Counted.make();
+        released.close();
+        Counted live = Counted.make();
+        assertEquals(live.rawAddress(), CallGuard.use(null, live, released)); // nothing is published without a slot
+        assertThrows(HandleReleasedException.class, () -> CallGuard.address(null, released));
+        assertThrows(HandleReleasedException.class, () -> CallGuard.use(null, released, live));
+        live.close();
+    }
+
+    @Test
     void whatAnExceptionLeftIsDroppedByTheNextCall() throws Exception {
         Counted h = Counted.make();
         CallSlot in = CallGuard.enter();
