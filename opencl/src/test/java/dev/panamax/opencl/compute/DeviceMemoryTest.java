@@ -7,11 +7,9 @@ import dev.panamax.compute.StorageMode;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -41,46 +39,27 @@ class DeviceMemoryTest {
     void droppedBuffersAreCollectedInTimeWithoutExplicitGc() throws Exception {
         // 2 GiB of 8 MiB buffers through a 128 MiB device budget, never closed
         for (boolean disableExplicitGc : new boolean[] {false, true}) {
-            Child c = child(List.of("-Xmx128m", disableExplicitGc ? "-XX:+DisableExplicitGC" : "-XX:-DisableExplicitGC"),
+            ChildJvm c = child(List.of("-Xmx128m", disableExplicitGc ? "-XX:+DisableExplicitGC" : "-XX:-DisableExplicitGC"),
                     "churn", Long.toString(2L << 30), Long.toString(8L << 20));
-            assertEquals(0, c.exit, "DisableExplicitGC=" + disableExplicitGc + "\n" + c.output);
-            assertTrue(c.output.contains("churned"), c.output);
+            assertEquals(0, c.exit(), "DisableExplicitGC=" + disableExplicitGc + "\n" + c.output());
+            assertTrue(c.output().contains("churned"), c.output());
         }
     }
 
     @Test
     void overTheLimitTheRefusalNamesWhatIsHeldAndWhere() throws Exception {
-        Child c = child(List.of("-Xmx128m", "-Dpanamax.memory.maxWaitMillis=100"), "hold", Long.toString(8L << 20));
-        assertEquals(0, c.exit, c.output);
-        assertTrue(c.output.contains("held=16"), c.output);
-        assertTrue(c.output.contains("memory budget exhausted: requested 8.0 MiB"), c.output);
-        assertTrue(c.output.contains("held: 16 buffers, 128.0 MiB in use"), c.output);
-        assertTrue(c.output.contains("16x 128.0 MiB PRIVATE at dev.panamax.opencl.compute.DeviceMemoryMain.main(DeviceMemoryMain.java"), c.output);
-        assertTrue(c.output.contains("-Dpanamax.compute.memoryLimit"), c.output);
+        ChildJvm c = child(List.of("-Xmx128m", "-Dpanamax.memory.maxWaitMillis=100"), "hold", Long.toString(8L << 20));
+        assertEquals(0, c.exit(), c.output());
+        assertTrue(c.output().contains("held=16"), c.output());
+        assertTrue(c.output().contains("memory budget exhausted: requested 8.0 MiB"), c.output());
+        assertTrue(c.output().contains("held: 16 buffers, 128.0 MiB in use"), c.output());
+        assertTrue(c.output().contains("16x 128.0 MiB PRIVATE at dev.panamax.opencl.compute.DeviceMemoryMain.main(DeviceMemoryMain.java"), c.output());
+        assertTrue(c.output().contains("-Dpanamax.compute.memoryLimit"), c.output());
     }
 
-    private record Child(int exit, String output) {}
-
-    private static Child child(List<String> jvmArgs, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("--enable-native-access=ALL-UNNAMED");
-        cmd.add("-Dpanamax.compute.memoryLimit=128m");
-        cmd.add("-Dpanamax.leakDetection=SAMPLED");
-        cmd.addAll(jvmArgs);
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(DeviceMemoryMain.class.getName());
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        byte[] out;
-        try (var in = p.getInputStream()) {
-            out = in.readAllBytes();
-        }
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("child did not finish: " + cmd);
-        }
-        return new Child(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+    private static ChildJvm child(List<String> jvmArgs, String... args) throws IOException, InterruptedException {
+        List<String> all = new ArrayList<>(List.of("-Dpanamax.compute.memoryLimit=128m", "-Dpanamax.leakDetection=SAMPLED"));
+        all.addAll(jvmArgs);
+        return ChildJvm.run(DeviceMemoryMain.class, all, Map.of(), args);
     }
 }

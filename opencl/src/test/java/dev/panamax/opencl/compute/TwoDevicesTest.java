@@ -2,9 +2,8 @@ package dev.panamax.opencl.compute;
 
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -16,21 +15,10 @@ import static org.junit.jupiter.api.Assertions.*;
 class TwoDevicesTest {
     @Test
     void resourcesOfAnotherDeviceAreRefusedNamingBoth() throws Exception {
-        List<String> cmd = List.of(ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED",
-                "-Dpanamax.leakDetection=PARANOID", "-Xmx128m", "-cp", System.getProperty("java.class.path"), TwoDevicesMain.class.getName());
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put("POCL_DEVICES", "pthread basic");
-        Process p = pb.start();
-        byte[] out;
-        try (var in = p.getInputStream()) {
-            out = in.readAllBytes();
-        }
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("child did not finish: " + cmd);
-        }
-        String output = new String(out, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), output);
+        ChildJvm c = ChildJvm.run(TwoDevicesMain.class, List.of("-Dpanamax.leakDetection=PARANOID", "-Xmx128m"),
+                Map.of("POCL_DEVICES", "pthread basic"));
+        String output = c.output();
+        assertEquals(0, c.exit(), output);
         assertTrue(output.contains("devices 2"), output);
         assertTrue(output.contains("buffer refused: command buffer 'checked' command 0 (pipeline 'inc'), argument 0"), output);
         assertTrue(output.contains("belongs to another device"), output);
