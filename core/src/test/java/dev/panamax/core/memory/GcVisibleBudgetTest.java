@@ -1,5 +1,6 @@
 package dev.panamax.core.memory;
 
+import dev.panamax.testsupport.ChildJvm;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.panamax.opencl.compute;
 
+import dev.panamax.testsupport.ChildJvm;
 import dev.panamax.compute.Buffer;
 import dev.panamax.compute.ComputeDevice;
 import dev.panamax.compute.DeviceMemoryStats;
@@ -41,7 +42,7 @@ class DeviceMemoryTest {
         for (boolean disableExplicitGc : new boolean[] {false, true}) {
             ChildJvm c = child(List.of("-Xmx128m", disableExplicitGc ? "-XX:+DisableExplicitGC" : "-XX:-DisableExplicitGC"),
                     "churn", Long.toString(2L << 30), Long.toString(8L << 20));
-            assertEquals(0, c.exit(), "DisableExplicitGC=" + disableExplicitGc + "\n" + c.output());
+            assertEquals(0, c.exitCode(), "DisableExplicitGC=" + disableExplicitGc + "\n" + c.output());
             assertTrue(c.output().contains("churned"), c.output());
         }
     }
@@ -49,7 +50,7 @@ class DeviceMemoryTest {
     @Test
     void overTheLimitTheRefusalNamesWhatIsHeldAndWhere() throws Exception {
         ChildJvm c = child(List.of("-Xmx128m", "-Dpanamax.memory.maxWaitMillis=100"), "hold", Long.toString(8L << 20));
-        assertEquals(0, c.exit(), c.output());
+        assertEquals(0, c.exitCode(), c.output());
         assertTrue(c.output().contains("held=16"), c.output());
         assertTrue(c.output().contains("memory budget exhausted: requested 8.0 MiB"), c.output());
         assertTrue(c.output().contains("held: 16 buffers, 128.0 MiB in use"), c.output());

@@ -1,5 +1,6 @@
 package dev.panamax.opencl.compute;
 
+import dev.panamax.testsupport.ChildJvm;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -18,7 +19,7 @@ class TwoDevicesTest {
         ChildJvm c = ChildJvm.run(TwoDevicesMain.class, List.of("-Dpanamax.leakDetection=PARANOID", "-Xmx128m"),
                 Map.of("POCL_DEVICES", "pthread basic"));
         String output = c.output();
-        assertEquals(0, c.exit(), output);
+        assertEquals(0, c.exitCode(), output);
         assertTrue(output.contains("devices 2"), output);
         assertTrue(output.contains("buffer refused: command buffer 'checked' command 0 (pipeline 'inc'), argument 0"), output);
         assertTrue(output.contains("belongs to another device"), output);

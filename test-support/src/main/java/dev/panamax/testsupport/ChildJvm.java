@@ -1,26 +1,33 @@
-package dev.panamax.opencl.compute;
+package dev.panamax.testsupport;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 /**
  * A test's {@code main} run in a JVM of its own on this JVM's class path, for what a JVM reads once
- * (heap size, GC flags, PoCL's device list): its exit code and everything it printed.
+ * (heap size, GC flags, environment such as PoCL's device list): its exit code and everything it
+ * printed. A child that runs past two minutes is killed and fails the test.
+ *
+ * <pre>{@code
+ * ChildJvm c = ChildJvm.run(ChurnMain.class, List.of("-Xmx64m"));
+ * assertEquals(0, c.exitCode(), c.output());
+ * }</pre>
  */
-record ChildJvm(int exit, String output) {
-    static ChildJvm run(Class<?> main, List<String> jvmArgs, Map<String, String> environment, String... args)
+public record ChildJvm(int exitCode, String output) {
+    public static ChildJvm run(Class<?> main, List<String> jvmFlags, String... args) throws IOException, InterruptedException {
+        return run(main, jvmFlags, Map.of(), args);
+    }
+
+    public static ChildJvm run(Class<?> main, List<String> jvmFlags, Map<String, String> environment, String... args)
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.add("--enable-native-access=ALL-UNNAMED");
-        cmd.addAll(jvmArgs);
+        cmd.addAll(jvmFlags);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(main.getName());
@@ -34,7 +41,7 @@ record ChildJvm(int exit, String output) {
         }
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
             p.destroyForcibly();
-            fail("child did not finish: " + cmd);
+            throw new AssertionError("child JVM did not finish in 120 s: " + cmd);
         }
         return new ChildJvm(p.exitValue(), new String(out, StandardCharsets.UTF_8));
     }
