@@ -3,7 +3,8 @@ package dev.panamax.bench.compute;
 import dev.panamax.bench.Measurement;
 import dev.panamax.bench.Result;
 import dev.panamax.bench.opencl.LwjglDispatch;
-import dev.panamax.bench.opencl.PanamaxDispatch;
+import dev.panamax.bench.opencl.DispatchAlternation;
+import dev.panamax.bench.opencl.PairedInterval;
 import dev.panamax.compute.References;
 import dev.panamax.compute.Validation;
 
@@ -12,6 +13,8 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,10 +25,11 @@ import java.util.regex.Pattern;
 /**
  * {@code ./panamax bench compute}: every figure of the compute API in one run, each side by side
  * with its peer in alternating rounds on the same PoCL device: dispatch cost in a 1,000-dispatch
- * command buffer (against the generated batched path and LWJGL's hand loop), the round trip, the
- * inference simulation serial and pipelined (against LWJGL), SAXPY over 16M floats (against a C
- * STREAM triad on as many threads), the four command-buffer kinds, and the churn of 64 GiB of
- * unclosed 64 MiB device buffers in child JVMs (with and without {@code -XX:+DisableExplicitGC}).
+ * command buffer (against the generated batched path and LWJGL's hand loop) and the round trip
+ * (against LWJGL), paired round by round over several fresh JVMs with 95% intervals; the inference
+ * simulation serial and pipelined (against LWJGL), SAXPY over 16M floats (against a C STREAM triad
+ * on as many threads), the four command-buffer kinds; and the churn of 64 GiB of unclosed 64 MiB
+ * device buffers in child JVMs (with and without {@code -XX:+DisableExplicitGC}).
  */
 public final class ComputeFigures implements Measurement {
     static final int SAXPY_N = 16 << 20;
@@ -41,53 +45,25 @@ public final class ComputeFigures implements Measurement {
     public List<Result> run(boolean quick) throws Exception {
         List<Result> out = new ArrayList<>();
         int scale = quick ? 1 : 3;
+        out.addAll(dispatch(quick));
         LwjglDispatch.loadIcd(); // held across every LWJGL side of the run
         try (ComputeSide compute = new ComputeSide()) {
-            PanamaxDispatch generated = new PanamaxDispatch();
-            generated.setup();
-            LwjglDispatch lwjgl = new LwjglDispatch();
-            lwjgl.setup();
-            try {
-                progress("warm-up: every compute path until the JIT has compiled it");
-                for (int i = 0; i < 300; i++) {
-                    for (References r : References.values()) for (Validation v : Validation.values()) compute.batched1000(r, v);
+            progress("warm-up: every command-buffer kind until the JIT has compiled it");
+            for (int i = 0; i < 300; i++) {
+                for (References r : References.values()) for (Validation v : Validation.values()) compute.batched1000(r, v);
+            }
+            progress("command-buffer kinds: 1,000 tiny kernels each");
+            Rounds kinds = new Rounds("us");
+            for (References r : References.values()) {
+                for (Validation v : Validation.values()) {
+                    String name = "compute.variant." + r.name().toLowerCase(Locale.ROOT) + "." + v.name().toLowerCase(Locale.ROOT) + ".perKernel.us";
+                    kinds.side(name, "compute.variant.retained.checked.perKernel.us", () -> compute.batched1000(r, v));
                 }
-                for (int i = 0; i < 3000; i++) compute.roundtrip();
-                for (int i = 0; i < 3; i++) {
-                    compute.infer(false);
-                    compute.infer(true);
-                }
-                progress("dispatch: 1,000 tiny kernels per command buffer");
-                List<Result> batched = shown(new Rounds("us")
-                        .side("compute.dispatch.batched1000.perKernel.us", "generated.dispatch.batched1000.perKernel.us",
-                                () -> compute.batched1000(References.RETAINED, Validation.CHECKED))
-                        .side("generated.dispatch.batched1000.perKernel.us", "", () -> timed(generated::batched1000, 1000))
-                        .side("lwjgl.dispatch.batched1000.perKernel.us", "", () -> timed(lwjgl::batched1000, 1000))
-                        .run(20, 30 * scale));
-                out.addAll(batched);
-                out.add(ratio("compute.dispatch.batched1000.vs.generated", batched, 0, 1));
-                out.add(ratio("compute.dispatch.batched1000.vs.lwjgl", batched, 0, 2));
-
-                progress("dispatch: one kernel, commit and wait");
-                List<Result> roundtrip = shown(new Rounds("us")
-                        .side("compute.dispatch.roundtrip.us", "lwjgl.dispatch.roundtrip.us", () -> repeat(compute::roundtrip, 100))
-                        .side("lwjgl.dispatch.roundtrip.us", "", () -> repeat(() -> timed(lwjgl::roundtrip, 1), 100))
-                        .run(5, 20 * scale));
-                out.addAll(roundtrip);
-                out.add(ratio("compute.dispatch.roundtrip.vs.lwjgl", roundtrip, 0, 1));
-
-                progress("command-buffer kinds: 1,000 tiny kernels each");
-                Rounds kinds = new Rounds("us");
-                for (References r : References.values()) {
-                    for (Validation v : Validation.values()) {
-                        String name = "compute.variant." + r.name().toLowerCase(Locale.ROOT) + "." + v.name().toLowerCase(Locale.ROOT) + ".perKernel.us";
-                        kinds.side(name, "compute.variant.retained.checked.perKernel.us", () -> compute.batched1000(r, v));
-                    }
-                }
-                out.addAll(shown(kinds.run(10, 30 * scale)));
-            } finally {
-                lwjgl.tearDown();
-                generated.tearDown();
+            }
+            out.addAll(shown(kinds.run(10, 30 * scale)));
+            for (int i = 0; i < 3; i++) {
+                compute.infer(false);
+                compute.infer(true);
             }
 
             progress("inference: 100 tokens of 300 dispatches");
@@ -122,6 +98,113 @@ public final class ComputeFigures implements Measurement {
             LwjglDispatch.releaseIcd();
         }
         out.addAll(churn());
+        return out;
+    }
+
+    /**
+     * The dispatch figures, from {@link ComputeDispatchMain} in fresh JVMs: the sides' per-round figures
+     * pooled over every JVM, and each ratio paired round by round with its 95% interval
+     * ({@link PairedInterval}: a bootstrap over JVMs and rounds, since a JVM's JIT and code layout move
+     * all its rounds together).
+     */
+    private List<Result> dispatch(boolean quick) throws Exception {
+        int jvms = quick ? 6 : 12;
+        int rounds = quick ? 60 : 120;
+        Map<String, Map<String, List<double[]>>> byFigure = new LinkedHashMap<>();
+        for (int jvm = 0; jvm < jvms; jvm++) {
+            progress("dispatch: JVM " + (jvm + 1) + " of " + jvms + ": warm-up (" + ComputeDispatchMain.ROUNDTRIP_WARMUP
+                    + " round trips a side), then " + rounds + " rounds of 1,000 dispatches in one command buffer and of "
+                    + ComputeDispatchMain.ROUNDTRIPS_PER_BLOCK + " round trips");
+            for (var f : dispatchChild(rounds, jvm).entrySet()) {
+                for (var side : f.getValue().entrySet()) {
+                    byFigure.computeIfAbsent(f.getKey(), k -> new LinkedHashMap<>()).computeIfAbsent(side.getKey(), k -> new ArrayList<>())
+                            .add(side.getValue());
+                }
+            }
+        }
+        List<Result> out = new ArrayList<>();
+        Map<String, List<double[]>> batched = byFigure.get(ComputeDispatchMain.BATCHED);
+        Map<String, List<double[]>> roundtrip = byFigure.get(ComputeDispatchMain.ROUNDTRIP);
+        for (String side : ComputeDispatchMain.SIDES) {
+            out.add(pooled(side + ".dispatch.batched1000.perKernel.us", batched.get(side),
+                    side.equals("compute") ? "generated.dispatch.batched1000.perKernel.us" : ""));
+        }
+        for (String side : List.of("compute", "lwjgl")) {
+            out.add(pooled(side + ".dispatch.roundtrip.us", roundtrip.get(side), side.equals("compute") ? "lwjgl.dispatch.roundtrip.us" : ""));
+        }
+        shown(out);
+        out.addAll(paired("compute.dispatch.batched1000.vs.generated", batched.get("compute"), batched.get("generated"), 1.05));
+        out.addAll(paired("compute.dispatch.batched1000.vs.lwjgl", batched.get("compute"), batched.get("lwjgl"), 1.0));
+        out.addAll(paired("compute.dispatch.roundtrip.vs.lwjgl", roundtrip.get("compute"), roundtrip.get("lwjgl"), 1.05));
+        return out;
+    }
+
+    private static Result pooled(String name, List<double[]> perJvm, String baseline) {
+        return Result.of(name, "us", perJvm.stream().flatMapToDouble(Arrays::stream).toArray(), baseline);
+    }
+
+    /** The paired ratio (min and max: of the per-JVM medians) and {@code .ci95} (min and max: its 95% interval), told against {@code target}. */
+    private static List<Result> paired(String name, List<double[]> a, List<double[]> b, double target) {
+        Result r = DispatchAlternation.paired(name, a, b);
+        PairedInterval ci = PairedInterval.of(DispatchAlternation.ratios(a, b), 0.95, PairedInterval.RESAMPLES, name.hashCode());
+        String verdict = ci.high() <= target ? "met" : ci.low() > target ? "not met" : "a tie (the interval holds the target)";
+        System.err.printf(Locale.ROOT, "  %-52s %10.3f x paired (JVMs %.3f-%.3f, 95%% interval %.3f-%.3f): target <= %.2fx %s%n",
+                name, r.median(), r.min(), r.max(), ci.low(), ci.high(), target, verdict);
+        return List.of(r, new Result(name + ".ci95", "x", r.median(), ci.low(), ci.high(), ""));
+    }
+
+    /** Runs {@link ComputeDispatchMain} in a fresh JVM: figure -> side -> per-round value. */
+    private static Map<String, Map<String, double[]>> dispatchChild(int rounds, int jvm) throws Exception {
+        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-Dpanamax.leakDetection=DISABLED",
+                "-cp", System.getProperty("java.class.path"), ComputeDispatchMain.class.getName(), Integer.toString(rounds), Integer.toString(jvm));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(10, TimeUnit.MINUTES)) p.destroyForcibly();
+        if (p.exitValue() != 0) throw new IllegalStateException("dispatch JVM " + (jvm + 1) + " failed: exit=" + p.exitValue() + "; output:\n" + output);
+        return parseRounds(output, rounds, "dispatch JVM " + (jvm + 1));
+    }
+
+    /**
+     * The {@code round <figure> <side> <round> <value>} lines of {@link ComputeDispatchMain}'s output:
+     * figure -> side -> per-round value. Every figure must be there with every round of every side.
+     */
+    static Map<String, Map<String, double[]>> parseRounds(String output, int rounds, String source) {
+        Map<String, Map<String, double[]>> out = new LinkedHashMap<>();
+        int lineNumber = 0;
+        for (String line : output.split("\n")) {
+            lineNumber++;
+            if (!line.startsWith("round ")) continue;
+            String[] f = line.trim().split(" ");
+            int round;
+            double value;
+            try {
+                if (f.length != 5) throw new NumberFormatException("5 fields expected, got " + f.length);
+                round = Integer.parseInt(f[3]);
+                value = Double.parseDouble(f[4]);
+            } catch (NumberFormatException e) {
+                throw new IllegalStateException(source + ", output line " + lineNumber + ": expected 'round <figure> <side> <round> <value>', got '"
+                        + line + "' (" + e.getMessage() + ")");
+            }
+            if (round < 0 || round >= rounds)
+                throw new IllegalStateException(source + ", output line " + lineNumber + ": round " + round + " is outside 0.." + (rounds - 1));
+            double[] values = out.computeIfAbsent(f[1], k -> new LinkedHashMap<>()).computeIfAbsent(f[2], k -> {
+                double[] v = new double[rounds];
+                Arrays.fill(v, Double.NaN);
+                return v;
+            });
+            values[round] = value;
+        }
+        for (String figure : List.of(ComputeDispatchMain.BATCHED, ComputeDispatchMain.ROUNDTRIP)) {
+            Map<String, double[]> sides = out.get(figure);
+            if (sides == null) throw new IllegalStateException(source + " printed no " + figure + " rounds; output:\n" + output);
+            for (var side : sides.entrySet()) {
+                for (int r = 0; r < rounds; r++) {
+                    if (Double.isNaN(side.getValue()[r]))
+                        throw new IllegalStateException(source + ": " + figure + " " + side.getKey() + " has no round " + r + " of " + rounds);
+                }
+            }
+        }
         return out;
     }
 
@@ -167,22 +250,6 @@ public final class ComputeFigures implements Measurement {
     private static Result ratio(String name, List<Result> results, int numerator, int denominator) {
         Result a = results.get(numerator), b = results.get(denominator);
         return new Result(name, "x", a.median() / b.median(), a.min() / b.max(), a.max() / b.min(), "");
-    }
-
-    private interface Call {
-        void run() throws Exception;
-    }
-
-    private static double timed(Call call, int operations) throws Exception {
-        long t = System.nanoTime();
-        call.run();
-        return Rounds.micros(t, operations);
-    }
-
-    private static double repeat(Rounds.Block block, int times) throws Exception {
-        double[] v = new double[times];
-        for (int i = 0; i < times; i++) v[i] = block.run();
-        return Result.median(v);
     }
 
     private static List<Result> shown(List<Result> results) {

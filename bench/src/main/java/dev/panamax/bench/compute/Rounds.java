@@ -34,6 +34,14 @@ final class Rounds {
     }
 
     List<Result> run(int warmup, int rounds) throws Exception {
+        Map<String, double[]> values = values(warmup, rounds);
+        List<Result> out = new ArrayList<>();
+        for (var e : values.entrySet()) out.add(Result.of(e.getKey(), unit, e.getValue(), baselines.get(e.getKey())));
+        return out;
+    }
+
+    /** Every side's figure per measured round, in the order the sides were added. */
+    Map<String, double[]> values(int warmup, int rounds) throws Exception {
         List<String> names = new ArrayList<>(sides.keySet());
         Map<String, double[]> values = new LinkedHashMap<>();
         for (String n : names) values.put(n, new double[rounds]);
@@ -45,9 +53,7 @@ final class Rounds {
                 if (r >= 0) values.get(n)[r] = v;
             }
         }
-        List<Result> out = new ArrayList<>();
-        for (String n : names) out.add(Result.of(n, unit, values.get(n), baselines.get(n)));
-        return out;
+        return values;
     }
 
     static double micros(long startNanos, int operations) {

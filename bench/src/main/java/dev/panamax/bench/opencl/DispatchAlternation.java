@@ -160,7 +160,7 @@ public final class DispatchAlternation implements Measurement {
     }
 
     /** a / b per round, per JVM. */
-    static List<double[]> ratios(List<double[]> a, List<double[]> b) {
+    public static List<double[]> ratios(List<double[]> a, List<double[]> b) {
         List<double[]> out = new ArrayList<>(a.size());
         for (int jvm = 0; jvm < a.size(); jvm++) {
             double[] ratio = new double[a.get(jvm).length];
@@ -171,7 +171,7 @@ public final class DispatchAlternation implements Measurement {
     }
 
     /** a / b per round; median over all rounds, min and max of the per-JVM medians. */
-    static Result paired(String name, List<double[]> a, List<double[]> b) {
+    public static Result paired(String name, List<double[]> a, List<double[]> b) {
         List<double[]> ratios = ratios(a, b);
         double[] perJvm = ratios.stream().mapToDouble(Result::median).toArray();
         return new Result(name, "x", Result.median(pooled(ratios)), min(perJvm), max(perJvm), "");

@@ -14,16 +14,16 @@ import java.util.SplittableRandom;
  * @param high  the {@code (1 + level) / 2} quantile
  * @param level the coverage asked for, e.g. 0.95
  */
-record PairedInterval(double low, double high, double level) {
+public record PairedInterval(double low, double high, double level) {
     /** Resamples drawn: enough for stable 2.5% and 97.5% quantiles, a fraction of a second on 1,000 rounds. */
-    static final int RESAMPLES = 2000;
+    public static final int RESAMPLES = 2000;
 
-    PairedInterval {
+    public PairedInterval {
         if (!(low <= high)) throw new IllegalArgumentException("interval bounds out of order: low=" + low + " high=" + high);
     }
 
     /** Whether the interval holds {@code value}. */
-    boolean contains(double value) {
+    public boolean contains(double value) {
         return low <= value && value <= high;
     }
 
@@ -31,7 +31,7 @@ record PairedInterval(double low, double high, double level) {
      * The interval of the pooled median of {@code ratios} (per JVM, per round), from {@code resamples}
      * draws of a random sequence seeded with {@code seed}: the same data and seed give the same interval.
      */
-    static PairedInterval of(List<double[]> ratios, double level, int resamples, long seed) {
+    public static PairedInterval of(List<double[]> ratios, double level, int resamples, long seed) {
         if (ratios.isEmpty() || ratios.stream().anyMatch(r -> r.length == 0)) {
             throw new IllegalArgumentException("paired interval: every JVM needs at least one round, got "
                     + ratios.stream().map(r -> r.length).toList() + " rounds per JVM");
