@@ -14,16 +14,19 @@ import java.util.Map;
 /**
  * One JVM of the compute suite's dispatch figures: the compute API, the generated binding's batched
  * path and LWJGL on PoCL's default device, each warmed up until C2 has compiled its whole path,
- * then timed in alternating rounds. Prints {@code round <figure> <side> <round> <value>} lines for
- * {@link ComputeFigures} to pair round by round.
+ * then timed in alternating rounds: 1,000 dispatches in one command buffer, one dispatch's round
+ * trip, and the inference simulation (serial and pipelined against LWJGL). Prints
+ * {@code round <figure> <side> <round> <value>} lines for {@link ComputeFigures} to pair round by
+ * round.
  *
- * <p>Arguments: rounds per figure, and this JVM's number, which rotates the order the three sides
+ * <p>Arguments: rounds of the dispatch figures, this JVM's number, which rotates the order the sides
  * make their contexts in (where a context is made among the others moves PoCL's figures by several
- * percent, so every side takes every place in turn).
+ * percent, so every side takes every place in turn), and rounds of the inference simulation.
  */
 public final class ComputeDispatchMain {
     static final String BATCHED = "batched1000";
     static final String ROUNDTRIP = "roundtrip";
+    static final String INFER = "infer";
     static final List<String> SIDES = List.of("compute", "generated", "lwjgl");
     /** Command buffers of 1,000 dispatches of each side before any is timed. */
     static final int BATCHED_WARMUP = 300;
@@ -41,6 +44,7 @@ public final class ComputeDispatchMain {
     public static void main(String[] args) throws Exception {
         int rounds = Integer.parseInt(args[0]);
         int jvm = Integer.parseInt(args[1]);
+        int inferRounds = Integer.parseInt(args[2]);
         List<String> order = new ArrayList<>(SIDES);
         Collections.rotate(order, -(jvm % order.size()));
         LwjglDispatch.loadIcd();
@@ -83,6 +87,18 @@ public final class ComputeDispatchMain {
                     .side("compute", "", () -> repeat(c::roundtrip))
                     .side("lwjgl", "", () -> repeat(() -> timed(l::roundtrip, 1)))
                     .values(5, rounds));
+            try (LwjglInference li = new LwjglInference()) {
+                for (int i = 0; i < 3; i++) {
+                    c.infer(false);
+                    c.infer(true);
+                    li.infer();
+                }
+                print(INFER, new Rounds("ms")
+                        .side("serial", "", () -> c.infer(false))
+                        .side("pipelined", "", () -> c.infer(true))
+                        .side("lwjgl", "", li::infer)
+                        .values(1, inferRounds));
+            }
         } finally {
             try {
                 if (lwjgl != null) lwjgl.tearDown();

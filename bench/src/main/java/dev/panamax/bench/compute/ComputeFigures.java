@@ -2,7 +2,6 @@ package dev.panamax.bench.compute;
 
 import dev.panamax.bench.Measurement;
 import dev.panamax.bench.Result;
-import dev.panamax.bench.opencl.LwjglDispatch;
 import dev.panamax.bench.opencl.DispatchAlternation;
 import dev.panamax.bench.opencl.PairedInterval;
 import dev.panamax.compute.References;
@@ -25,10 +24,10 @@ import java.util.regex.Pattern;
 /**
  * {@code ./panamax bench compute}: every figure of the compute API in one run, each side by side
  * with its peer in alternating rounds on the same PoCL device: dispatch cost in a 1,000-dispatch
- * command buffer (against the generated batched path and LWJGL's hand loop) and the round trip
- * (against LWJGL), paired round by round over several fresh JVMs with 95% intervals; the inference
- * simulation serial and pipelined (against LWJGL), SAXPY over 16M floats (against a C STREAM triad
- * on as many threads), the four command-buffer kinds; and the churn of 64 GiB of unclosed 64 MiB
+ * command buffer (against the generated batched path and LWJGL's hand loop), the round trip
+ * (against LWJGL) and the inference simulation serial and pipelined (against LWJGL), paired round
+ * by round over several fresh JVMs with 95% intervals; SAXPY over 16M floats (against a C STREAM
+ * triad on as many threads) and the four command-buffer kinds; and the churn of 64 GiB of unclosed 64 MiB
  * device buffers in child JVMs (with and without {@code -XX:+DisableExplicitGC}).
  */
 public final class ComputeFigures implements Measurement {
@@ -46,7 +45,6 @@ public final class ComputeFigures implements Measurement {
         List<Result> out = new ArrayList<>();
         int scale = quick ? 1 : 3;
         out.addAll(dispatch(quick));
-        LwjglDispatch.loadIcd(); // held across every LWJGL side of the run
         try (ComputeSide compute = new ComputeSide()) {
             progress("warm-up: every command-buffer kind until the JIT has compiled it");
             for (int i = 0; i < 300; i++) {
@@ -61,22 +59,6 @@ public final class ComputeFigures implements Measurement {
                 }
             }
             out.addAll(shown(kinds.run(10, 30 * scale)));
-            for (int i = 0; i < 3; i++) {
-                compute.infer(false);
-                compute.infer(true);
-            }
-
-            progress("inference: 100 tokens of 300 dispatches");
-            try (LwjglInference lwjglInfer = new LwjglInference()) {
-                List<Result> infer = shown(new Rounds("ms")
-                        .side("compute.infer.serial.ms", "lwjgl.infer.ms", () -> compute.infer(false))
-                        .side("compute.infer.pipelined.ms", "lwjgl.infer.ms", () -> compute.infer(true))
-                        .side("lwjgl.infer.ms", "", lwjglInfer::infer)
-                        .run(2, 7 * scale));
-                out.addAll(infer);
-                out.add(ratio("compute.infer.pipelining.gain", infer, 0, 1));
-                out.add(ratio("compute.infer.pipelined.vs.lwjgl", infer, 1, 2));
-            }
 
             int threads = compute.device().info().computeUnits();
             progress("SAXPY over 16M floats against a C STREAM triad on " + threads + " threads");
@@ -94,15 +76,13 @@ public final class ComputeFigures implements Measurement {
                 out.addAll(bandwidth);
                 out.add(ratio("compute.saxpy16m.vs.streamTriad", bandwidth, 0, 1));
             }
-        } finally {
-            LwjglDispatch.releaseIcd();
         }
         out.addAll(churn());
         return out;
     }
 
     /**
-     * The dispatch figures, from {@link ComputeDispatchMain} in fresh JVMs: the sides' per-round figures
+     * The dispatch and inference figures, from {@link ComputeDispatchMain} in fresh JVMs: the sides' per-round figures
      * pooled over every JVM, and each ratio paired round by round with its 95% interval
      * ({@link PairedInterval}: a bootstrap over JVMs and rounds, since a JVM's JIT and code layout move
      * all its rounds together).
@@ -110,12 +90,13 @@ public final class ComputeFigures implements Measurement {
     private List<Result> dispatch(boolean quick) throws Exception {
         int jvms = quick ? 6 : 12;
         int rounds = quick ? 60 : 120;
+        int inferRounds = quick ? 10 : 20;
         Map<String, Map<String, List<double[]>>> byFigure = new LinkedHashMap<>();
         for (int jvm = 0; jvm < jvms; jvm++) {
             progress("dispatch: JVM " + (jvm + 1) + " of " + jvms + ": warm-up (" + ComputeDispatchMain.ROUNDTRIP_WARMUP
                     + " round trips a side), then " + rounds + " rounds of 1,000 dispatches in one command buffer and of "
-                    + ComputeDispatchMain.ROUNDTRIPS_PER_BLOCK + " round trips");
-            for (var f : dispatchChild(rounds, jvm).entrySet()) {
+                    + ComputeDispatchMain.ROUNDTRIPS_PER_BLOCK + " round trips, " + inferRounds + " rounds of the inference simulation");
+            for (var f : dispatchChild(rounds, jvm, inferRounds).entrySet()) {
                 for (var side : f.getValue().entrySet()) {
                     byFigure.computeIfAbsent(f.getKey(), k -> new LinkedHashMap<>()).computeIfAbsent(side.getKey(), k -> new ArrayList<>())
                             .add(side.getValue());
@@ -126,50 +107,66 @@ public final class ComputeFigures implements Measurement {
         Map<String, List<double[]>> batched = byFigure.get(ComputeDispatchMain.BATCHED);
         Map<String, List<double[]>> roundtrip = byFigure.get(ComputeDispatchMain.ROUNDTRIP);
         for (String side : ComputeDispatchMain.SIDES) {
-            out.add(pooled(side + ".dispatch.batched1000.perKernel.us", batched.get(side),
+            out.add(pooled(side + ".dispatch.batched1000.perKernel.us", "us", batched.get(side),
                     side.equals("compute") ? "generated.dispatch.batched1000.perKernel.us" : ""));
         }
         for (String side : List.of("compute", "lwjgl")) {
-            out.add(pooled(side + ".dispatch.roundtrip.us", roundtrip.get(side), side.equals("compute") ? "lwjgl.dispatch.roundtrip.us" : ""));
+            out.add(pooled(side + ".dispatch.roundtrip.us", "us", roundtrip.get(side), side.equals("compute") ? "lwjgl.dispatch.roundtrip.us" : ""));
         }
         shown(out);
         out.addAll(paired("compute.dispatch.batched1000.vs.generated", batched.get("compute"), batched.get("generated"), 1.05));
         out.addAll(paired("compute.dispatch.batched1000.vs.lwjgl", batched.get("compute"), batched.get("lwjgl"), 1.0));
         out.addAll(paired("compute.dispatch.roundtrip.vs.lwjgl", roundtrip.get("compute"), roundtrip.get("lwjgl"), 1.05));
+        Map<String, List<double[]>> infer = byFigure.get(ComputeDispatchMain.INFER);
+        List<Result> inference = List.of(
+                pooled("compute.infer.serial.ms", "ms", infer.get("serial"), "lwjgl.infer.ms"),
+                pooled("compute.infer.pipelined.ms", "ms", infer.get("pipelined"), "lwjgl.infer.ms"),
+                pooled("lwjgl.infer.ms", "ms", infer.get("lwjgl"), ""));
+        out.addAll(shown(inference));
+        out.addAll(paired("compute.infer.pipelined.vs.lwjgl", infer.get("pipelined"), infer.get("lwjgl"), 1.0));
+        out.addAll(paired("compute.infer.pipelining.gain", infer.get("serial"), infer.get("pipelined"), Double.NaN));
         return out;
     }
 
-    private static Result pooled(String name, List<double[]> perJvm, String baseline) {
-        return Result.of(name, "us", perJvm.stream().flatMapToDouble(Arrays::stream).toArray(), baseline);
+    private static Result pooled(String name, String unit, List<double[]> perJvm, String baseline) {
+        return Result.of(name, unit, perJvm.stream().flatMapToDouble(Arrays::stream).toArray(), baseline);
     }
 
-    /** The paired ratio (min and max: of the per-JVM medians) and {@code .ci95} (min and max: its 95% interval), told against {@code target}. */
+    /**
+     * The paired ratio (min and max: of the per-JVM medians) and {@code .ci95} (min and max: its 95%
+     * interval), told against {@code target} (at most; NaN: a figure to report, no target).
+     */
     private static List<Result> paired(String name, List<double[]> a, List<double[]> b, double target) {
         Result r = DispatchAlternation.paired(name, a, b);
         PairedInterval ci = PairedInterval.of(DispatchAlternation.ratios(a, b), 0.95, PairedInterval.RESAMPLES, name.hashCode());
-        String verdict = ci.high() <= target ? "met" : ci.low() > target ? "not met" : "a tie (the interval holds the target)";
-        System.err.printf(Locale.ROOT, "  %-52s %10.3f x paired (JVMs %.3f-%.3f, 95%% interval %.3f-%.3f): target <= %.2fx %s%n",
-                name, r.median(), r.min(), r.max(), ci.low(), ci.high(), target, verdict);
+        String verdict = Double.isNaN(target) ? ""
+                : String.format(Locale.ROOT, ": target <= %.2fx ", target)
+                        + (ci.high() <= target ? "met" : ci.low() > target ? "not met" : "a tie (the interval holds the target)");
+        System.err.printf(Locale.ROOT, "  %-52s %10.3f x paired (JVMs %.3f-%.3f, 95%% interval %.3f-%.3f)%s%n",
+                name, r.median(), r.min(), r.max(), ci.low(), ci.high(), verdict);
         return List.of(r, new Result(name + ".ci95", "x", r.median(), ci.low(), ci.high(), ""));
     }
 
     /** Runs {@link ComputeDispatchMain} in a fresh JVM: figure -> side -> per-round value. */
-    private static Map<String, Map<String, double[]>> dispatchChild(int rounds, int jvm) throws Exception {
+    private static Map<String, Map<String, double[]>> dispatchChild(int rounds, int jvm, int inferRounds) throws Exception {
         List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow", "-Dpanamax.leakDetection=DISABLED",
-                "-cp", System.getProperty("java.class.path"), ComputeDispatchMain.class.getName(), Integer.toString(rounds), Integer.toString(jvm));
+                "-cp", System.getProperty("java.class.path"), ComputeDispatchMain.class.getName(), Integer.toString(rounds), Integer.toString(jvm),
+                Integer.toString(inferRounds));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(10, TimeUnit.MINUTES)) p.destroyForcibly();
         if (p.exitValue() != 0) throw new IllegalStateException("dispatch JVM " + (jvm + 1) + " failed: exit=" + p.exitValue() + "; output:\n" + output);
-        return parseRounds(output, rounds, "dispatch JVM " + (jvm + 1));
+        return parseRounds(output, Map.of(ComputeDispatchMain.BATCHED, rounds, ComputeDispatchMain.ROUNDTRIP, rounds,
+                ComputeDispatchMain.INFER, inferRounds), "dispatch JVM " + (jvm + 1));
     }
 
     /**
      * The {@code round <figure> <side> <round> <value>} lines of {@link ComputeDispatchMain}'s output:
-     * figure -> side -> per-round value. Every figure must be there with every round of every side.
+     * figure -> side -> per-round value. Every figure of {@code rounds} (figure -> its rounds) must be
+     * there with every round of every side.
      */
-    static Map<String, Map<String, double[]>> parseRounds(String output, int rounds, String source) {
+    static Map<String, Map<String, double[]>> parseRounds(String output, Map<String, Integer> roundsByFigure, String source) {
         Map<String, Map<String, double[]>> out = new LinkedHashMap<>();
         int lineNumber = 0;
         for (String line : output.split("\n")) {
@@ -186,6 +183,11 @@ public final class ComputeFigures implements Measurement {
                 throw new IllegalStateException(source + ", output line " + lineNumber + ": expected 'round <figure> <side> <round> <value>', got '"
                         + line + "' (" + e.getMessage() + ")");
             }
+            Integer figureRounds = roundsByFigure.get(f[1]);
+            if (figureRounds == null)
+                throw new IllegalStateException(source + ", output line " + lineNumber + ": unknown figure '" + f[1] + "' (expected one of "
+                        + roundsByFigure.keySet() + ")");
+            int rounds = figureRounds;
             if (round < 0 || round >= rounds)
                 throw new IllegalStateException(source + ", output line " + lineNumber + ": round " + round + " is outside 0.." + (rounds - 1));
             double[] values = out.computeIfAbsent(f[1], k -> new LinkedHashMap<>()).computeIfAbsent(f[2], k -> {
@@ -195,7 +197,9 @@ public final class ComputeFigures implements Measurement {
             });
             values[round] = value;
         }
-        for (String figure : List.of(ComputeDispatchMain.BATCHED, ComputeDispatchMain.ROUNDTRIP)) {
+        for (var figureRounds : roundsByFigure.entrySet()) {
+            String figure = figureRounds.getKey();
+            int rounds = figureRounds.getValue();
             Map<String, double[]> sides = out.get(figure);
             if (sides == null) throw new IllegalStateException(source + " printed no " + figure + " rounds; output:\n" + output);
             for (var side : sides.entrySet()) {

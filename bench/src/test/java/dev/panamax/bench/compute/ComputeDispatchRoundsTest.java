@@ -12,6 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ComputeDispatchRoundsTest {
+    private static final Map<String, Integer> ONE = Map.of("batched1000", 1, "roundtrip", 1);
+    private static final Map<String, Integer> TWO = Map.of("batched1000", 2, "roundtrip", 2);
+
     @Test
     void roundsRotateTheOrderAndKeepOnlyMeasuredRounds() throws Exception {
         List<String> calls = new ArrayList<>();
@@ -40,7 +43,7 @@ class ComputeDispatchRoundsTest {
                 round roundtrip lwjgl 0 29
                 round roundtrip lwjgl 1 28.5
                 """;
-        var parsed = ComputeFigures.parseRounds(output, 2, "test JVM");
+        var parsed = ComputeFigures.parseRounds(output, TWO, "test JVM");
         assertArrayEquals(new double[] {2.5, 2.25}, parsed.get("batched1000").get("compute"));
         assertArrayEquals(new double[] {2.125, 2.0}, parsed.get("batched1000").get("lwjgl"));
         assertArrayEquals(new double[] {29, 28.5}, parsed.get("roundtrip").get("lwjgl"));
@@ -49,18 +52,20 @@ class ComputeDispatchRoundsTest {
     @Test
     void refusesMalformedOrMissingRoundsNamingTheLine() {
         var bad = assertThrows(IllegalStateException.class,
-                () -> ComputeFigures.parseRounds("round batched1000 compute x 2.5\n", 1, "test JVM"));
+                () -> ComputeFigures.parseRounds("round batched1000 compute x 2.5\n", ONE, "test JVM"));
         assertTrue(bad.getMessage().contains("test JVM, output line 1"), bad.getMessage());
         var outside = assertThrows(IllegalStateException.class,
-                () -> ComputeFigures.parseRounds("round batched1000 compute 3 2.5\n", 2, "test JVM"));
+                () -> ComputeFigures.parseRounds("round batched1000 compute 3 2.5\n", TWO, "test JVM"));
         assertTrue(outside.getMessage().contains("round 3 is outside 0..1"), outside.getMessage());
         var missing = assertThrows(IllegalStateException.class, () -> ComputeFigures.parseRounds("""
                 round batched1000 compute 0 2.5
                 round roundtrip compute 0 30
                 round roundtrip compute 1 30
-                """, 2, "test JVM"));
+                """, TWO, "test JVM"));
         assertTrue(missing.getMessage().contains("batched1000 compute has no round 1 of 2"), missing.getMessage());
-        var none = assertThrows(IllegalStateException.class, () -> ComputeFigures.parseRounds("round batched1000 compute 0 1\n", 1, "test JVM"));
+        var none = assertThrows(IllegalStateException.class, () -> ComputeFigures.parseRounds("round batched1000 compute 0 1\n", ONE, "test JVM"));
         assertTrue(none.getMessage().contains("printed no roundtrip rounds"), none.getMessage());
+        var unknown = assertThrows(IllegalStateException.class, () -> ComputeFigures.parseRounds("round warp compute 0 1\n", ONE, "test JVM"));
+        assertTrue(unknown.getMessage().contains("unknown figure 'warp'"), unknown.getMessage());
     }
 }
