@@ -14,8 +14,9 @@ import java.util.stream.Collectors;
 
 /**
  * The downcalls the typed layer makes when it passes pointers of its own as addresses: one
- * package-private static method per function and shape (which parameters are addresses), on the
- * function's declared tier, linked on first use like the raw layer's. On the 64-bit ABIs Panamax runs
+ * package-private static method per function and shape (which parameters are addresses), linked on
+ * first use like the raw layer's, on the function's declared tier except {@code critical}, which the
+ * typed layer links {@link #typedTier standard}. On the 64-bit ABIs Panamax runs
  * on a pointer argument travels exactly as a 64-bit integer does, so the same symbol is linked with
  * {@code JAVA_LONG} in those positions; the class refuses to initialize where addresses are not 64
  * bits wide. The raw layer is untouched: this class is not part of the contract.
@@ -115,13 +116,26 @@ final class ByAddressClassWriter {
             for (int i = 0; i < f.params().size(); i++) {
                 layouts.add(shape.addresses().get(i) ? "ValueLayout.JAVA_LONG" : f.params().get(i).layout());
             }
-            s.line(RawClassWriter.handleField("private static final", shape.field(), n.raw() + ".$$library", f, layouts));
+            s.line(RawClassWriter.handleField("private static final", shape.field(), n.raw() + ".$$library", f, layouts, typedTier(f.tier())));
         }
         s.line("");
         s.line("private " + name + "() {}");
         for (Shape shape : shapes) method(s, shape);
         s.close("}");
         return s.toString();
+    }
+
+    /**
+     * The tier the typed layer links a function of tier {@code declared} at: {@code critical} becomes
+     * {@code standard}. A critical downcall does not poll for a safepoint, and C2 drops the safepoint
+     * poll of a loop whose body calls one (it takes the call for a safepoint): a thread calling a typed
+     * getter in a loop that ends when another thread closes the handle then keeps every other thread
+     * stopped at the next safepoint, the closer included, for good. A standard downcall polls as it
+     * returns. The raw layer keeps the declared tier; {@code critical_heap} (heap arrays in place) needs
+     * the critical link and keeps it.
+     */
+    static String typedTier(String declared) {
+        return declared.equals("CRITICAL") ? "STANDARD" : declared;
     }
 
     private static void method(Source s, Shape shape) {
@@ -138,7 +152,7 @@ final class ByAddressClassWriter {
             args.add(p.javaName());
         }
         s.line("");
-        s.doc("{@code " + JavaNames.doc(f.cSignature()) + "}; tier " + f.tier().toLowerCase(Locale.ROOT) + "; the {@code long}s are addresses.");
+        s.doc("{@code " + JavaNames.doc(f.cSignature()) + "}; tier " + typedTier(f.tier()).toLowerCase(Locale.ROOT) + "; the {@code long}s are addresses.");
         s.open("static " + f.returnCarrier() + " " + f.name() + "(" + String.join(", ", params) + ") {");
         RawClassWriter.invokeBody(s, shape.field(), f.returnCarrier(), args);
         s.close("}");

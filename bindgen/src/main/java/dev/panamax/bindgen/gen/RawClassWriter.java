@@ -123,11 +123,16 @@ final class RawClassWriter {
 
     /** The {@code static final} field of a downcall declared through the core's call layer, linked on first call. */
     static String handleField(String modifiers, String field, String library, RawFunction f, List<String> layouts) {
+        return handleField(modifiers, field, library, f, layouts, f.tier());
+    }
+
+    /** {@link #handleField(String, String, String, RawFunction, List)} linked at {@code tier} instead of the declared one. */
+    static String handleField(String modifiers, String field, String library, RawFunction f, List<String> layouts, String tier) {
         StringBuilder b = new StringBuilder(modifiers + " MethodHandle " + field + " = " + library + ".function("
                 + JavaNames.literal(f.name()) + ")");
         if (f.returnLayout() != null) b.append(".returns(").append(f.returnLayout()).append(")");
         if (!layouts.isEmpty()) b.append(".params(").append(String.join(", ", layouts)).append(")");
-        b.append(".tier(Tier.").append(f.tier()).append(").link();");
+        b.append(".tier(Tier.").append(tier).append(").link();");
         return b.toString();
     }
 

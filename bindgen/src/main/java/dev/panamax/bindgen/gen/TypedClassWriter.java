@@ -443,7 +443,10 @@ final class TypedClassWriter {
 
     private static List<String> doc(BindingPlan plan, TypedFunction f, RawFunction raw) {
         List<String> d = new ArrayList<>();
-        d.add("{@code " + JavaNames.doc(raw.cSignature()) + "}; tier " + f.tier().toLowerCase(Locale.ROOT) + ".");
+        // through the by-address downcall a critical function is linked standard (ByAddressClassWriter.typedTier)
+        String tier = ByAddressClassWriter.addresses(f, raw).contains(true) ? ByAddressClassWriter.typedTier(f.tier()) : f.tier();
+        d.add("{@code " + JavaNames.doc(raw.cSignature()) + "}; tier " + f.tier().toLowerCase(Locale.ROOT)
+                + (tier.equals(f.tier()) ? "." : ", linked " + tier.toLowerCase(Locale.ROOT) + " here (it polls for a safepoint as it returns, also in a loop)."));
         List<String> notes = new ArrayList<>();
         for (TypedParam p : f.params()) {
             switch (p.mapping()) {
