@@ -40,6 +40,11 @@ public final class ComputeEncoder implements AutoCloseable {
     private Argument[] snapshot;
     /** The grid and threadgroup the last dispatch was checked with, for this pipeline. */
     private Size checkedGrid, checkedGroup;
+    /**
+     * The last dispatch recorded, while the table and pipeline are unchanged since (null after any
+     * change): a dispatch that repeats it records the same immutable command again.
+     */
+    private Command.Dispatch lastDispatch;
 
     ComputeEncoder(CommandBuffer owner) {
         this.owner = owner;
@@ -63,6 +68,7 @@ public final class ComputeEncoder implements AutoCloseable {
         this.snapshot = null;
         this.checkedGrid = null;
         this.checkedGroup = null;
+        this.lastDispatch = null;
         return this;
     }
 
@@ -210,12 +216,19 @@ public final class ComputeEncoder implements AutoCloseable {
         table[index] = a;
         if (index > highest) highest = index;
         snapshot = null;
+        lastDispatch = null;
     }
 
     private ComputeEncoder dispatch(Size grid, Size threadgroup, boolean exact) {
         owner.ensureOpenForCommands(this);
         if (pipeline == null) throw new EncodingException(owner.where() + ": no pipeline set (setPipeline before dispatching)");
         if (grid == null || threadgroup == null) throw new EncodingException(where() + ": grid and threadgroup are required");
+        Command.Dispatch last = lastDispatch;
+        if (last != null && last.exactGrid() == exact && (last.grid() == grid || last.grid().equals(grid))
+                && (last.threadgroup() == threadgroup || last.threadgroup().equals(threadgroup))) {
+            owner.add(last); // the same pipeline, arguments and sizes: checked already
+            return this;
+        }
         Argument[] args = snapshot;
         if (args == null) { // the table changed since the last dispatch: snapshot it (and check it) once
             int count = checked ? pipeline.arguments().size() : Math.max(highest + 1, pipeline.arguments().size());
@@ -228,7 +241,9 @@ public final class ComputeEncoder implements AutoCloseable {
             checkedGrid = grid;
             checkedGroup = threadgroup;
         }
-        owner.add(new Command.Dispatch(pipeline, args, grid, threadgroup, exact));
+        Command.Dispatch d = new Command.Dispatch(pipeline, args, grid, threadgroup, exact);
+        owner.add(d);
+        lastDispatch = d;
         return this;
     }
 

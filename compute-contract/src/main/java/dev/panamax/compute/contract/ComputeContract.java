@@ -207,6 +207,35 @@ public abstract class ComputeContract {
     }
 
     @Test
+    void repeatedDispatchesEachRunAndAChangeAfterThemIsHonoured() {
+        int n = 64;
+        for (References r : References.values()) {
+            for (Validation v : Validation.values()) {
+                // a queue of its own: what its recorder grows to for 55 commands is freed with it
+                try (CommandQueue q = device().newCommandQueue(1);
+                     Buffer x = device().newBuffer(new float[n]); Buffer y = device().newBuffer(new float[n])) {
+                    CommandBuffer cb = q.commandBuffer(r, v);
+                    try (ComputeEncoder e = cb.computeEncoder()) {
+                        e.setPipeline(inc).setBuffer(0, x);
+                        for (int i = 0; i < 50; i++) e.dispatchThreads(Size.of(n), Size.of(16)); // equal sizes, new objects
+                        for (int i = 0; i < 3; i++) e.dispatchThreads(Size.of(n / 2), Size.of(16)); // a smaller grid
+                        e.setBuffer(0, y).dispatchThreads(Size.of(n / 2), Size.of(16)); // another buffer, the same sizes
+                        e.dispatchThreadgroups(Size.of(n / 16), Size.of(16)); // the whole of y, as threadgroups
+                    }
+                    assertEquals(55, cb.commandCount());
+                    cb.commit();
+                    assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted(), () -> r + " " + v);
+                    float[] ox = x.contents().toArray(ValueLayout.JAVA_FLOAT), oy = y.contents().toArray(ValueLayout.JAVA_FLOAT);
+                    for (int i = 0; i < n; i++) {
+                        assertEquals(i < n / 2 ? 53f : 50f, ox[i], r + " " + v + ": x element " + i);
+                        assertEquals(i < n / 2 ? 2f : 1f, oy[i], r + " " + v + ": y element " + i);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void privateBuffersMoveThroughBlitsWithHalfConversion() {
         int n = 1000;
         float[] data = ramp(n, 0.25f);

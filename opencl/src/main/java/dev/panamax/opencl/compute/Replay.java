@@ -186,8 +186,18 @@ final class Replay {
         long sizes = 0;
         int dims = 0;
         boolean uniform = false;
+        Command previous = null;
         for (int i = 0; i < commands.size(); i++) {
-            switch (commands.get(i)) {
+            Command c = commands.get(i);
+            if (c == previous && c instanceof Command.Dispatch && lastEnqueue == size - 1) {
+                // the encoder recorded the same dispatch again: the same enqueue
+                int e = add(Op.NDRANGE, i, -1);
+                System.arraycopy(params, lastEnqueue * STRIDE, params, e * STRIDE, STRIDE);
+                lastEnqueue = e;
+                continue;
+            }
+            previous = c;
+            switch (c) {
                 case Command.Dispatch d -> {
                     OpenClPipeline p = d.pipeline() == lastPipeline ? lastPipeline : pipeline(d, i);
                     Argument[] args = d.arguments();
