@@ -221,14 +221,14 @@ public final class ComputeEncoder implements AutoCloseable {
 
     private ComputeEncoder dispatch(Size grid, Size threadgroup, boolean exact) {
         owner.ensureOpenForCommands(this);
-        if (pipeline == null) throw new EncodingException(owner.where() + ": no pipeline set (setPipeline before dispatching)");
-        if (grid == null || threadgroup == null) throw new EncodingException(where() + ": grid and threadgroup are required");
         Command.Dispatch last = lastDispatch;
         if (last != null && last.exactGrid() == exact && (last.grid() == grid || last.grid().equals(grid))
                 && (last.threadgroup() == threadgroup || last.threadgroup().equals(threadgroup))) {
             owner.add(last); // the same pipeline, arguments and sizes: checked already
             return this;
         }
+        if (pipeline == null) throw new EncodingException(owner.where() + ": no pipeline set (setPipeline before dispatching)");
+        if (grid == null || threadgroup == null) throw new EncodingException(where() + ": grid and threadgroup are required");
         Argument[] args = snapshot;
         if (args == null) { // the table changed since the last dispatch: snapshot it (and check it) once
             int count = checked ? pipeline.arguments().size() : Math.max(highest + 1, pipeline.arguments().size());

@@ -236,6 +236,40 @@ public abstract class ComputeContract {
     }
 
     @Test
+    void commandBuffersOfOneShapeEachRunTheirOwnArguments() {
+        int n = 64;
+        try (CommandQueue q = device().newCommandQueue(1); Buffer x = device().newBuffer(ramp(n, 1f))) {
+            for (float factor : new float[] {2f, 3f, 5f}) {
+                CommandBuffer cb = q.commandBuffer();
+                try (ComputeEncoder e = cb.computeEncoder()) {
+                    e.setPipeline(scale).setBuffer(0, x).setFloat(1, 1f).setInt(2, n);
+                    for (int i = 0; i < 20; i++) e.dispatchThreads(Size.of(n), Size.of(16));
+                    e.setFloat(1, factor).dispatchThreads(Size.of(n), Size.of(16));
+                    e.setFloat(1, 1f);
+                    for (int i = 0; i < 20; i++) e.dispatchThreads(Size.of(n), Size.of(16));
+                }
+                cb.commit();
+                assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted());
+            }
+            float[] out = x.contents().toArray(ValueLayout.JAVA_FLOAT);
+            for (int i = 0; i < n; i++) assertEquals(i * 30f, out[i], "element " + i);
+            // the same shape again and again, each copy from and to another place
+            try (Buffer y = device().newBuffer(new float[n])) {
+                for (int part = 0; part < 4; part++) {
+                    CommandBuffer cb = q.commandBuffer();
+                    try (var b = cb.blitEncoder()) {
+                        long at = part * (n / 4L) * Float.BYTES;
+                        b.copy(x, at, y, at, (n / 4L) * Float.BYTES);
+                    }
+                    cb.commit();
+                    assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted());
+                }
+                assertArrayEquals(out, y.contents().toArray(ValueLayout.JAVA_FLOAT));
+            }
+        }
+    }
+
+    @Test
     void privateBuffersMoveThroughBlitsWithHalfConversion() {
         int n = 1000;
         float[] data = ramp(n, 0.25f);

@@ -186,14 +186,17 @@ final class Replay {
         long sizes = 0;
         int dims = 0;
         boolean uniform = false;
+        List<Command> commands = this.commands;
+        int count = commands.size();
         Command previous = null;
-        for (int i = 0; i < commands.size(); i++) {
+        for (int i = 0; i < count; i++) {
             Command c = commands.get(i);
             if (c == previous && c instanceof Command.Dispatch && lastEnqueue == size - 1) {
-                // the encoder recorded the same dispatch again: the same enqueue
-                int e = add(Op.NDRANGE, i, -1);
-                System.arraycopy(params, lastEnqueue * STRIDE, params, e * STRIDE, STRIDE);
-                lastEnqueue = e;
+                // the encoder recorded the same dispatch again (and maybe again): the same enqueues
+                int last = i;
+                while (last + 1 < count && commands.get(last + 1) == c) last++;
+                repeat(lastEnqueue, i, last);
+                i = last;
                 continue;
             }
             previous = c;
@@ -335,15 +338,45 @@ final class Replay {
         }
     }
 
+    /** Plans commands {@code first} to {@code last} as copies of entry {@code entry}, an enqueue. */
+    private void repeat(int entry, int first, int last) {
+        int n = last - first + 1, from = size, to = size + n;
+        if (to > ops.length) grow(to);
+        Op op = ops[entry];
+        Arrays.fill(ops, from, to, op);
+        Arrays.fill(entryArgument, from, to, -1);
+        int[] commandOf = entryCommand;
+        for (int e = from; e < to; e++) commandOf[e] = first + (e - from);
+        long[] p = params;
+        int src = entry * STRIDE;
+        long a0 = p[src], a1 = p[src + 1], a2 = p[src + 2], a3 = p[src + 3], a4 = p[src + 4], a5 = p[src + 5],
+                a6 = p[src + 6], a7 = p[src + 7], a8 = p[src + 8];
+        for (int o = from * STRIDE, end = to * STRIDE; o < end; o += STRIDE) {
+            p[o] = a0;
+            p[o + 1] = a1;
+            p[o + 2] = a2;
+            p[o + 3] = a3;
+            p[o + 4] = a4;
+            p[o + 5] = a5;
+            p[o + 6] = a6;
+            p[o + 7] = a7;
+            p[o + 8] = a8;
+        }
+        size = to;
+        lastEnqueue = to - 1;
+    }
+
+    private void grow(int entries) {
+        int n = Math.max(entries, ops.length * 2);
+        ops = Arrays.copyOf(ops, n);
+        params = Arrays.copyOf(params, n * STRIDE);
+        entryCommand = Arrays.copyOf(entryCommand, n);
+        entryArgument = Arrays.copyOf(entryArgument, n);
+    }
+
     private int add(Op op, int command, int argument) {
         int e = size++;
-        if (e == ops.length) {
-            int n = e * 2;
-            ops = Arrays.copyOf(ops, n);
-            params = Arrays.copyOf(params, n * STRIDE);
-            entryCommand = Arrays.copyOf(entryCommand, n);
-            entryArgument = Arrays.copyOf(entryArgument, n);
-        }
+        if (e == ops.length) grow(e + 1);
         ops[e] = op;
         entryCommand[e] = command;
         entryArgument[e] = argument;
@@ -381,25 +414,40 @@ final class Replay {
 
     /** Writes the plan into the batch: only the arguments when the batch already records these calls. */
     private void emit() {
-        boolean same = recordedSize == size;
-        for (int i = 0; same && i < size; i++) same = recorded[i] == ops[i];
+        boolean same = recordedSize == size && Arrays.equals(recorded, 0, size, ops, 0, size);
         if (!same) record();
         MemorySegment area = batch.arguments();
-        long[] p = params, w = written;
-        for (int i = 0; i < size; i++) {
-            Op op = ops[i];
-            long start = blockStart[i];
-            long[] rel = op.relative;
-            boolean[] int32 = op.int32;
-            int o = i * STRIDE;
-            for (int k = 0; k < op.params; k++) {
-                long v = p[o + k];
-                if (v == w[o + k]) continue;
-                if (int32[k]) area.set(ValueLayout.JAVA_INT, start + rel[k], (int) v);
-                else area.set(ValueLayout.JAVA_LONG, start + rel[k], v);
-                w[o + k] = v;
-            }
+        if (!same) {
+            for (int i = 0; i < size; i++) write(area, i);
+            return;
         }
+        // a replay of the last shape mostly finds its arguments in the batch already: write the entries that differ
+        long[] p = params, w = written;
+        int end = size * STRIDE;
+        for (int at = Arrays.mismatch(p, 0, end, w, 0, end); at >= 0; ) {
+            int i = at / STRIDE;
+            write(area, i);
+            int next = (i + 1) * STRIDE;
+            int m = Arrays.mismatch(p, next, end, w, next, end);
+            at = m < 0 ? -1 : next + m;
+        }
+    }
+
+    /** Writes the parameters of entry {@code i} that differ from what its block holds. */
+    private void write(MemorySegment area, int i) {
+        Op op = ops[i];
+        long start = blockStart[i];
+        long[] rel = op.relative, p = params, w = written;
+        boolean[] int32 = op.int32;
+        int o = i * STRIDE;
+        for (int k = 0; k < op.params; k++) {
+            long v = p[o + k];
+            if (v == w[o + k]) continue;
+            if (int32[k]) area.set(ValueLayout.JAVA_INT, start + rel[k], (int) v);
+            else area.set(ValueLayout.JAVA_LONG, start + rel[k], v);
+            w[o + k] = v;
+        }
+        for (int k = op.params; k < STRIDE; k++) w[o + k] = p[o + k]; // slots past its parameters: only noted
     }
 
     private void record() {
@@ -437,7 +485,12 @@ final class Replay {
     private long prepare() {
         long need = 64, run = 0;
         Argument[] last = null;
-        for (Command c : commands) {
+        Command previous = null;
+        List<Command> commands = this.commands;
+        for (int i = 0, n = commands.size(); i < n; i++) {
+            Command c = commands.get(i);
+            if (c == previous && c instanceof Command.Dispatch) continue; // a repeated dispatch stages nothing
+            previous = c;
             switch (c) {
                 case Command.Dispatch d -> {
                     need += 48;
