@@ -249,6 +249,32 @@ public final class ComputeEncoder implements AutoCloseable {
 
     private void checkArguments(Argument[] args) {
         List<ArgumentInfo> infos = pipeline.arguments();
+        int n = infos.size();
+        boolean fine = highest < n;
+        for (int i = 0; fine && i < n; i++) {
+            ArgumentInfo ai = infos.get(i);
+            fine = fits(ai, args[ai.index()]);
+        }
+        if (!fine) refuseArguments(args, infos);
+    }
+
+    /** Whether {@code a} may be bound to {@code ai}: what {@link #refuseArguments} checks, without the messages. */
+    private boolean fits(ArgumentInfo ai, Argument a) {
+        return switch (a) {
+            case Argument.BufferArgument b -> ai.takesBuffer() && !b.buffer().isClosed();
+            case Argument.BytesArgument b -> ai.takesBuffer() || fitsValue(ai, b.bytes().length);
+            case Argument.ScalarArgument s -> fitsValue(ai, s.bytes());
+            case Argument.ThreadgroupMemory t -> ai.addressSpace() == AddressSpace.THREADGROUP;
+            case null -> false;
+        };
+    }
+
+    private boolean fitsValue(ArgumentInfo ai, long bytes) {
+        return ai.addressSpace() == AddressSpace.VALUE && (ai.valueBytes() < 0 || bytes == ai.valueBytes()) && bytes <= info.maxBytesArgument();
+    }
+
+    /** Throws the refusal that names the first argument that does not fit. */
+    private void refuseArguments(Argument[] args, List<ArgumentInfo> infos) {
         if (highest >= infos.size())
             throw new EncodingException(where() + ": argument " + highest + " is set, but '" + pipeline.name() + "' takes "
                     + infos.size() + " argument" + (infos.size() == 1 ? "" : "s") + " " + names(infos));
@@ -280,6 +306,7 @@ public final class ComputeEncoder implements AutoCloseable {
                 }
             }
         }
+        throw new IllegalStateException(where() + ": the arguments were refused, but no check names one (the quick and the named checks disagree)");
     }
 
     private void checkGrid(Size grid, Size group) {
