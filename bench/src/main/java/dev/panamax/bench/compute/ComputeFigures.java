@@ -49,8 +49,9 @@ public final class ComputeFigures implements Measurement {
             progress("warm-up: every command-buffer kind until the JIT has compiled it");
             for (int i = 0; i < 300; i++) {
                 for (References r : References.values()) for (Validation v : Validation.values()) compute.batched1000(r, v);
+                compute.batched1000Distinct();
             }
-            progress("command-buffer kinds: 1,000 tiny kernels each");
+            progress("command-buffer kinds: 1,000 tiny kernels each, repeated and with an argument changed per dispatch");
             Rounds kinds = new Rounds("us");
             for (References r : References.values()) {
                 for (Validation v : Validation.values()) {
@@ -58,6 +59,9 @@ public final class ComputeFigures implements Measurement {
                     kinds.side(name, "compute.variant.retained.checked.perKernel.us", () -> compute.batched1000(r, v));
                 }
             }
+            // the kinds above repeat one dispatch; here every dispatch changes an argument
+            kinds.side("compute.variant.retained.checked.distinct.perKernel.us", "compute.variant.retained.checked.perKernel.us",
+                    compute::batched1000Distinct);
             out.addAll(shown(kinds.run(10, 30 * scale)));
 
             int threads = compute.device().info().computeUnits();

@@ -58,6 +58,23 @@ final class ComputeSide implements AutoCloseable {
         return Rounds.micros(t, TinyKernel.BATCH);
     }
 
+    /**
+     * 1,000 tiny dispatches in one retained, checked command buffer, each with another addend: every
+     * dispatch snapshots and checks its arguments and sets one on the kernel; µs per kernel.
+     */
+    double batched1000Distinct() {
+        long t = System.nanoTime();
+        CommandBuffer cb = queue.commandBuffer();
+        try (ComputeEncoder e = cb.computeEncoder()) {
+            e.setPipeline(tiny).setBuffer(0, tinyBuffer).setInt(2, TinyKernel.ELEMENTS);
+            Size grid = Size.of(TinyKernel.GLOBAL_SIZE);
+            for (int i = 0; i < TinyKernel.BATCH; i++) e.setFloat(1, i).dispatchThreads(grid, grid);
+        }
+        cb.commit();
+        check(cb.waitUntilCompleted());
+        return Rounds.micros(t, TinyKernel.BATCH);
+    }
+
     /** One tiny dispatch, committed and waited for; µs. */
     double roundtrip() {
         long t = System.nanoTime();
