@@ -351,17 +351,7 @@ final class Replay {
         int src = entry * STRIDE;
         long a0 = p[src], a1 = p[src + 1], a2 = p[src + 2], a3 = p[src + 3], a4 = p[src + 4], a5 = p[src + 5],
                 a6 = p[src + 6], a7 = p[src + 7], a8 = p[src + 8];
-        for (int o = from * STRIDE, end = to * STRIDE; o < end; o += STRIDE) {
-            p[o] = a0;
-            p[o + 1] = a1;
-            p[o + 2] = a2;
-            p[o + 3] = a3;
-            p[o + 4] = a4;
-            p[o + 5] = a5;
-            p[o + 6] = a6;
-            p[o + 7] = a7;
-            p[o + 8] = a8;
-        }
+        for (int e = from; e < to; e++) set(e, a0, a1, a2, a3, a4, a5, a6, a7, a8);
         size = to;
         lastEnqueue = to - 1;
     }
