@@ -135,8 +135,8 @@ public final class CommandQueue implements AutoCloseable {
     }
 
     void committed(CommandBuffer cb) {
-        int n = cb.commandCount();
-        if (n != lastCommandCount) lastCommandCount = Math.min(Math.max(n, 10), 4096);
+        int capacity = Math.min(Math.max(cb.commandCount(), 10), 4096);
+        if (capacity != lastCommandCount) lastCommandCount = capacity; // a volatile write only when it changes
         pending.addLast(cb);
     }
 
