@@ -27,8 +27,9 @@ import java.util.regex.Pattern;
  * command buffer (against the generated batched path and LWJGL's hand loop), the round trip
  * (against LWJGL) and the inference simulation serial and pipelined (against LWJGL), paired round
  * by round over several fresh JVMs with 95% intervals; SAXPY over 16M floats (against a C STREAM
- * triad on as many threads) and the four command-buffer kinds; and the churn of 64 GiB of unclosed 64 MiB
- * device buffers in child JVMs (with and without {@code -XX:+DisableExplicitGC}).
+ * triad on as many threads), the four command-buffer kinds and one whose every dispatch changes an
+ * argument; and the churn of 64 GiB of unclosed 64 MiB device buffers in child JVMs (with and
+ * without {@code -XX:+DisableExplicitGC}).
  */
 public final class ComputeFigures implements Measurement {
     static final int SAXPY_N = 16 << 20;
