@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -232,6 +233,100 @@ public abstract class ComputeContract {
                     }
                 }
             }
+        }
+    }
+
+    @Test
+    void aCommandBufferEndingWithABarrierIsCompleteOnlyWhenItsCommandsAre() {
+        int n = 1 << 20, dispatches = 40; // long enough that a wait returning early would see them unfinished
+        try (CommandQueue q = device().newCommandQueue(1); Buffer x = device().newBuffer(new float[n])) {
+            CommandBuffer cb = q.commandBuffer();
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x);
+                for (int i = 0; i < dispatches; i++) e.dispatchThreads(Size.of(n), Size.of(64)).memoryBarrier();
+            }
+            cb.commit();
+            assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted());
+            float[] out = x.contents().toArray(ValueLayout.JAVA_FLOAT);
+            for (int i = 0; i < n; i++) assertEquals(dispatches, out[i], "element " + i);
+        }
+    }
+
+    @Test
+    void aLongCommandBufferOfEveryKindOfCommandRunsInOrder() {
+        int n = 256, dispatches = 150;
+        float[] read = new float[n];
+        for (References r : References.values()) {
+            for (Validation v : Validation.values()) {
+                // a queue of its own: what its recorder grows to is freed with it
+                try (CommandQueue q = device().newCommandQueue(1); Buffer x = device().newBuffer(ramp(n, 1f));
+                     Buffer y = device().newBuffer((long) n * Float.BYTES, StorageMode.PRIVATE)) {
+                    CommandBuffer cb = q.commandBuffer(r, v);
+                    try (ComputeEncoder e = cb.computeEncoder()) {
+                        e.memoryBarrier(); // a barrier first, then many dispatches
+                        e.setPipeline(inc).setBuffer(0, x);
+                        for (int i = 0; i < dispatches; i++) e.dispatchThreads(Size.of(n), Size.of(32));
+                    }
+                    try (BlitEncoder b = cb.blitEncoder()) {
+                        b.copy(x, 0, y, 0, (long) n * Float.BYTES).fill(x, 0, (long) n * Float.BYTES, (byte) 0);
+                    }
+                    try (ComputeEncoder e = cb.computeEncoder()) {
+                        e.setPipeline(inc).setBuffer(0, y);
+                        for (int i = 0; i < dispatches; i++) e.dispatchThreads(Size.of(n), Size.of(32));
+                    }
+                    try (BlitEncoder b = cb.blitEncoder()) {
+                        b.read(y, 0, read);
+                    }
+                    cb.commit();
+                    assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted(), () -> r + " " + v);
+                    for (float f : x.contents().toArray(ValueLayout.JAVA_FLOAT)) assertEquals(0f, f, r + " " + v);
+                    for (int i = 0; i < n; i++) assertEquals(i + 2f * dispatches, read[i], r + " " + v + ": element " + i);
+                }
+            }
+        }
+        // one that begins with a blit
+        try (CommandQueue q = device().newCommandQueue(1); Buffer x = device().newBuffer(ramp(n, 1f))) {
+            CommandBuffer cb = q.commandBuffer();
+            try (BlitEncoder b = cb.blitEncoder()) {
+                b.fill(x, 0, (long) n * Float.BYTES, (byte) 0);
+            }
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x);
+                for (int i = 0; i < dispatches; i++) e.dispatchThreads(Size.of(n), Size.of(32));
+            }
+            cb.commit();
+            assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted());
+            for (float f : x.contents().toArray(ValueLayout.JAVA_FLOAT)) assertEquals(dispatches, f);
+        }
+    }
+
+    @Test
+    void aLongCommandBufferTheDriverRefusesPartWayStillRunsTheCommandsBeforeAndTheQueueGoesOn() throws Exception {
+        int n = 64, before = 120;
+        try (CommandQueue q = device().newCommandQueue(1); Buffer x = device().newBuffer(new float[n]);
+             ComputePipeline fresh = library.newPipeline("add")) {
+            CommandBuffer cb = q.commandBuffer(References.RETAINED, Validation.UNCHECKED);
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x);
+                for (int i = 0; i < before; i++) e.dispatchThreads(Size.of(n), Size.of(8));
+                e.setPipeline(fresh).setBuffer(0, x).dispatchThreads(Size.of(n), Size.of(8)); // three arguments never set
+                e.setPipeline(inc).setBuffer(0, x);
+                for (int i = 0; i < 10; i++) e.dispatchThreads(Size.of(n), Size.of(8)); // never run
+            }
+            cb.commit();
+            // a bounded wait: commands left waiting for the driver would otherwise hang the suite
+            ExecutionException failed = assertThrows(ExecutionException.class, () -> cb.completion().get(30, TimeUnit.SECONDS));
+            assertEquals(before, ((CommandBufferException) failed.getCause()).commandIndex());
+            assertEquals(CommandBufferStatus.ERROR, cb.status());
+            for (float f : x.contents().toArray(ValueLayout.JAVA_FLOAT)) assertEquals(before, f);
+            CommandBuffer next = q.commandBuffer();
+            try (ComputeEncoder e = next.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x);
+                for (int i = 0; i < before; i++) e.dispatchThreads(Size.of(n), Size.of(8));
+            }
+            next.commit();
+            assertSame(next, next.completion().get(30, TimeUnit.SECONDS));
+            for (float f : x.contents().toArray(ValueLayout.JAVA_FLOAT)) assertEquals(2f * before, f);
         }
     }
 
