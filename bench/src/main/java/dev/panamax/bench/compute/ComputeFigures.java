@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
  * (against LWJGL) and the inference simulation serial and pipelined (against LWJGL), paired round
  * by round over several fresh JVMs with 95% intervals; SAXPY over 16M floats (against a C STREAM
  * triad on as many threads), the four command-buffer kinds and one whose every dispatch changes an
- * argument; and the churn of 64 GiB of unclosed 64 MiB device buffers in child JVMs (with and
+ * argument; the raw enqueues of 5 to 1,000 commands with and without the user-event gate the
+ * backend puts in front of a long command buffer; and the churn of 64 GiB of unclosed 64 MiB device buffers in child JVMs (with and
  * without {@code -XX:+DisableExplicitGC}).
  */
 public final class ComputeFigures implements Measurement {
@@ -65,6 +66,10 @@ public final class ComputeFigures implements Measurement {
                     compute::batched1000Distinct);
             out.addAll(shown(kinds.run(10, 30 * scale)));
 
+            progress("gated submission: the same raw enqueues with and without a user-event gate, " + GatedEnqueues.COUNTS[0] + " to "
+                    + GatedEnqueues.COUNTS[GatedEnqueues.COUNTS.length - 1] + " commands");
+            out.addAll(shown(gated(40 * scale)));
+
             int threads = compute.device().info().computeUnits();
             progress("SAXPY over 16M floats against a C STREAM triad on " + threads + " threads");
             try (StreamTriad triad = new StreamTriad(SAXPY_N, threads)) {
@@ -83,6 +88,26 @@ public final class ComputeFigures implements Measurement {
             }
         }
         out.addAll(churn());
+        return out;
+    }
+
+    /**
+     * {@code opencl.gated.<n>.vs.ungated}: for each command count, the time of {@code n} raw enqueues
+     * behind a user-event gate over the same enqueues without one, paired round by round (alternating).
+     */
+    private static List<Result> gated(int rounds) throws Exception {
+        List<Result> out = new ArrayList<>();
+        try (GatedEnqueues raw = new GatedEnqueues()) {
+            for (int n : GatedEnqueues.COUNTS) {
+                Map<String, double[]> v = new Rounds("us")
+                        .side("gated", "", () -> raw.run(n, true))
+                        .side("ungated", "", () -> raw.run(n, false))
+                        .values(20, rounds);
+                double[] gated = v.get("gated"), ungated = v.get("ungated"), ratios = new double[rounds];
+                for (int r = 0; r < rounds; r++) ratios[r] = gated[r] / ungated[r];
+                out.add(Result.of("opencl.gated." + n + ".vs.ungated", "x", ratios, ""));
+            }
+        }
         return out;
     }
 
