@@ -29,8 +29,8 @@ import java.util.regex.Pattern;
  * by round over several fresh JVMs with 95% intervals; SAXPY over 16M floats (against a C STREAM
  * triad on as many threads), the four command-buffer kinds and one whose every dispatch changes an
  * argument; the raw enqueues of 5 to 1,000 commands with and without the user-event gate the
- * backend puts in front of a long command buffer; and the churn of 64 GiB of unclosed 64 MiB device buffers in child JVMs (with and
- * without {@code -XX:+DisableExplicitGC}).
+ * backend puts in front of a long command buffer; and the churn of 64 GiB of unclosed 64 MiB device
+ * buffers in child JVMs (with and without {@code -XX:+DisableExplicitGC}).
  */
 public final class ComputeFigures implements Measurement {
     static final int SAXPY_N = 16 << 20;

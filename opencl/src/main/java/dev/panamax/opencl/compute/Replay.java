@@ -199,7 +199,7 @@ final class Replay {
         MemorySegment event = CL.clCreateUserEvent(device.context(), MemorySegment.NULL);
         if (event.equals(MemorySegment.NULL)) return null;
         staging.set(ValueLayout.JAVA_LONG, slot, event.address());
-        int waitCount = ops[firstEnqueue].params == 4 ? 1 : 6; // barrier and marker: (queue, count, list, event)
+        int waitCount = ops[firstEnqueue].params - 3; // every enqueue ends (count, wait list, event)
         params[firstEnqueue * STRIDE + waitCount] = 1;
         params[firstEnqueue * STRIDE + waitCount + 1] = stagingBase + slot;
         return event;
