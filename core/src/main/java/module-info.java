@@ -14,4 +14,5 @@ module dev.panamax.core {
     exports dev.panamax.core.batch;
     exports dev.panamax.core.fp16;
     exports dev.panamax.core.region;
+    exports dev.panamax.core.io;
 }

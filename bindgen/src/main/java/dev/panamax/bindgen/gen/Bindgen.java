@@ -1,5 +1,6 @@
 package dev.panamax.bindgen.gen;
 
+import dev.panamax.core.io.AtomicFile;
 import dev.panamax.bindgen.decl.Declarations;
 import dev.panamax.bindgen.decl.DeclarationsException;
 import dev.panamax.bindgen.decl.DeclarationsParser;
@@ -101,7 +102,7 @@ public final class Bindgen {
     }
 
     /**
-     * Writes a generation (see {@link #run}). Each file is written atomically ({@link OutputFile}): a
+     * Writes a generation (see {@link #run}). Each file is written atomically ({@link AtomicFile}): a
      * failed write names the file and leaves it as it was.
      */
     public static void write(Generation g, Path javaDir, Path cDir, Path reportDir) {
@@ -122,7 +123,7 @@ public final class Bindgen {
 
     /** Writes {@code text} to {@code file} unless it already holds exactly those bytes; returns the file. */
     static Path writeIfChanged(Path file, String text) {
-        return OutputFile.write(file, text.getBytes(StandardCharsets.UTF_8));
+        return AtomicFile.write(file, text.getBytes(StandardCharsets.UTF_8));
     }
 
     private static void deleteStale(Path packageDir, String sourceName, Set<Path> keep) throws IOException {
