@@ -5,14 +5,15 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** Entry point of the {@code panamax} command; the launcher script builds and runs it. */
-@Command(name = "panamax", mixinStandardHelpOptions = true, version = "panamax 0.1.0",
+// INHERIT: every subcommand takes --help and --version as well (demo --help, bindgen import --help)
+@Command(name = "panamax", mixinStandardHelpOptions = true, scope = CommandLine.ScopeType.INHERIT, version = "panamax 0.1.0",
         description = "Drive native compute libraries from the JVM at the cost of a plain C call.",
         subcommands = {DemoCommand.class, InfoCommand.class, AbiCommand.class, BindgenCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "The ./panamax launcher also runs:",
                 "  test                    the whole test suite (mvn verify; leak detection PARANOID)",
                 "  bench SUITE [--json FILE] [--full] [--filter REGEX]",
                 "                          JMH benchmarks side by side with the peers; SUITE is calls, memory,",
-                "                          batch, opencl, blas, tensor or bindgen (./panamax bench --help)"})
+                "                          batch, opencl, compute, blas, tensor or bindgen (./panamax bench --help)"})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

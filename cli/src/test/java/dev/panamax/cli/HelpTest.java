@@ -12,8 +12,19 @@ class HelpTest {
         for (String command : new String[] {"info", "abi", "bindgen", "help", "test", "bench SUITE"}) {
             assertTrue(r.out().lines().anyMatch(line -> line.stripLeading().startsWith(command)), command + " missing in:\n" + r.out());
         }
-        for (String suite : new String[] {"calls", "memory", "batch", "opencl", "blas", "tensor"}) {
+        for (String suite : new String[] {"calls", "memory", "batch", "opencl", "compute", "blas", "tensor", "bindgen"}) {
             assertTrue(r.out().contains(suite), suite + " missing in:\n" + r.out());
+        }
+    }
+
+    @Test
+    void everySubcommandTakesHelp() {
+        for (String[] command : new String[][] {{"demo"}, {"info"}, {"abi"}, {"bindgen"}, {"bindgen", "import"}}) {
+            String[] args = java.util.Arrays.copyOf(command, command.length + 1);
+            args[command.length] = "--help";
+            AbiCommandTest.Run r = AbiCommandTest.run(args);
+            assertEquals(0, r.exit(), String.join(" ", args) + ": " + r.err());
+            assertTrue(r.out().contains("Usage: panamax " + String.join(" ", command)), String.join(" ", args) + " printed:\n" + r.out() + r.err());
         }
     }
 }
