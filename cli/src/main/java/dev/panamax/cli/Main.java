@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
         subcommands = {DemoCommand.class, InfoCommand.class, AbiCommand.class, BindgenCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "The ./panamax launcher also runs:",
                 "  test                    the whole test suite (mvn verify; leak detection PARANOID)",
+                "  install                 the artifacts, with sources and javadoc jars, into ~/.m2",
                 "  bench SUITE [--json FILE] [--full] [--filter REGEX]",
                 "                          JMH benchmarks side by side with the peers; SUITE is calls, memory,",
                 "                          batch, opencl, compute, blas, tensor or bindgen (./panamax bench --help)"})
