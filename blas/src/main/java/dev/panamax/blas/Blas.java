@@ -2,6 +2,7 @@ package dev.panamax.blas;
 
 import dev.panamax.blas.binding.CBLAS;
 import dev.panamax.blas.binding.CBLASApi;
+import dev.panamax.core.OpenBlasCoreType;
 
 import java.lang.foreign.MemorySegment;
 
@@ -25,6 +26,11 @@ import java.lang.foreign.MemorySegment;
  * }</pre>
  */
 public final class Blas {
+    static {
+        // before the binding loads OpenBLAS: the kernels this CPU can run (an old OpenBLAS may not know it)
+        OpenBlasCoreType.chooseBeforeLoading();
+    }
+
     private Blas() {}
 
     /** y = alpha * x + y. */

@@ -1,5 +1,7 @@
 package dev.panamax.cli;
 
+import dev.panamax.core.OpenBlasCoreType;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -11,7 +13,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 /**
  * The OpenBLAS line of {@code panamax info}: build configuration, the kernel core it chose for this
- * CPU and its thread count, read with three hand-written FFM downcalls.
+ * CPU (and whether Panamax chose it, {@link OpenBlasCoreType}) and its thread count, read with three
+ * hand-written FFM downcalls.
  */
 final class OpenBlasProbe {
     /** OpenBLAS's soname (Debian package libopenblas0-pthread). */
@@ -21,6 +24,7 @@ final class OpenBlasProbe {
 
     /** One line for {@code panamax info}; never throws for a missing library. */
     static String line(String library) {
+        OpenBlasCoreType.chooseBeforeLoading(); // as the cpu backend and the BLAS binding do before they load it
         SymbolLookup blas;
         try {
             blas = SymbolLookup.libraryLookup(library, Arena.global());
@@ -33,7 +37,9 @@ final class OpenBlasProbe {
             int threads = (int) Linker.nativeLinker()
                     .downcallHandle(find(blas, library, "openblas_get_num_threads"), FunctionDescriptor.of(JAVA_INT))
                     .invokeExact();
-            return String.format("openblas     %s (core %s, %d threads)", config.strip(), core.strip(), threads);
+            String chosen = OpenBlasCoreType.chooseBeforeLoading().map(c -> ", " + OpenBlasCoreType.VARIABLE + "=" + c + " set by Panamax for this CPU")
+                    .orElse(System.getenv(OpenBlasCoreType.VARIABLE) != null ? ", " + OpenBlasCoreType.VARIABLE + "=" + System.getenv(OpenBlasCoreType.VARIABLE) + " set by you" : "");
+            return String.format("openblas     %s (core %s%s, %d threads)", config.strip(), core.strip(), chosen, threads);
         } catch (IllegalStateException e) {
             return "openblas     " + library + " loaded but unusable: " + e.getMessage();
         } catch (Throwable t) {

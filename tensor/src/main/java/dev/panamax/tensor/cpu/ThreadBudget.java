@@ -1,6 +1,7 @@
 package dev.panamax.tensor.cpu;
 
 import dev.panamax.core.NativeEnvironment;
+import dev.panamax.core.OpenBlasCoreType;
 import dev.panamax.core.call.NativeLibrary;
 import dev.panamax.core.call.Tier;
 
@@ -68,9 +69,13 @@ public final class ThreadBudget {
         return n;
     }
 
-    /** Environment for the libraries the kernels load: OpenBLAS single-threaded, PoCL within the budget. */
+    /**
+     * Environment for the libraries the kernels load: OpenBLAS single-threaded on the kernels this CPU
+     * can run ({@link OpenBlasCoreType}), PoCL within the budget.
+     */
     static void beforeLoading() {
         NativeEnvironment.setIfUnset("OPENBLAS_NUM_THREADS", "1");
+        OpenBlasCoreType.chooseBeforeLoading();
         NativeEnvironment.setIfUnset("POCL_MAX_PTHREAD_COUNT", Integer.toString(THREADS));
     }
 
