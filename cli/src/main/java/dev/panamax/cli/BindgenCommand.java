@@ -24,8 +24,8 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "bindgen", subcommands = ImportCommand.class, description = {
         "Generate Java bindings (raw and typed layers), C glue and a report from a declarations file.",
-        "Writes DIR/java (sources), DIR/c (thunks of batchable functions, compile them with the library or into a",
-        "glue library) and DIR/bindgen-LIBRARY.txt (what was bound, what was skipped and why)."})
+        "Writes DIR/java (sources), DIR/c (thunks of batchable functions, compile them with the library or into a"
+                + " glue library) and DIR/bindgen-LIBRARY.txt (what was bound, what was skipped and why)."})
 final class BindgenCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "FILE.yaml", description = "A declarations file (docs/DECLARATIONS.md);"
             + " a relative path is relative to the directory the command was run from.")

@@ -21,10 +21,11 @@ import java.util.regex.PatternSyntaxException;
  * libclang and writes (or, when it exists, updates) a declarations file.
  */
 @Command(name = "import", description = {
-        "Import C headers into a declarations file with libclang: functions, structs and unions, enums and #define",
-        "constants, typedefs, function pointer types (callbacks) and opaque pointers (handles). Places where the",
-        "header cannot say what bindgen needs (ownership, lengths, statuses) are marked '# annotate:'. Importing",
-        "into an existing file keeps every annotation and prints what the headers added (+), removed (-), changed (~)."})
+        "Import C headers into a declarations file with libclang.",
+        "Functions, structs and unions, enums and #define constants, typedefs, function pointer types (callbacks)"
+                + " and opaque pointers (handles). Places where the header cannot say what bindgen needs (ownership,"
+                + " lengths, statuses) are marked '# annotate:'. Importing into an existing file keeps every annotation"
+                + " and prints what the headers added (+), removed (-), changed (~)."})
 final class ImportCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "HEADER", description = "C headers to import.")
     List<Path> headers;

@@ -10,11 +10,11 @@ import picocli.CommandLine.Command;
         description = "Drive native compute libraries from the JVM at the cost of a plain C call.",
         subcommands = {DemoCommand.class, InfoCommand.class, AbiCommand.class, BindgenCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "The ./panamax launcher also runs:",
-                "  test                    the whole test suite (mvn verify; leak detection PARANOID)",
-                "  install                 the artifacts, with sources and javadoc jars, into ~/.m2",
+                "  test      the whole test suite (mvn verify; leak detection PARANOID)",
+                "  install   the artifacts, with sources and javadoc jars, into ~/.m2",
                 "  bench SUITE [--json FILE] [--full] [--filter REGEX]",
-                "                          JMH benchmarks side by side with the peers; SUITE is calls, memory,",
-                "                          batch, opencl, compute, blas, tensor or bindgen (./panamax bench --help)"})
+                "            JMH benchmarks side by side with the peers; SUITE is calls, memory,",
+                "            batch, opencl, compute, blas, tensor or bindgen (./panamax bench --help)"})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

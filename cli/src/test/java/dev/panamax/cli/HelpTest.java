@@ -27,4 +27,19 @@ class HelpTest {
             assertTrue(r.out().contains("Usage: panamax " + String.join(" ", command)), String.join(" ", args) + " printed:\n" + r.out() + r.err());
         }
     }
+
+    @Test
+    void helpFitsEightyColumnsAndNoSummaryIsCut() {
+        AbiCommandTest.Run r = AbiCommandTest.run("--help");
+        for (String line : r.out().lines().toList()) {
+            assertTrue(line.length() <= 80, "a line of " + line.length() + " columns: " + line);
+        }
+        // each command's summary in the list (its first line and the lines wrapped under it) is a sentence
+        String commands = r.out().substring(r.out().indexOf("Commands:"), r.out().indexOf("The ./panamax launcher"));
+        for (String summary : commands.split("\n  (?=[a-z])")) {
+            if (summary.startsWith("Commands:")) continue;
+            String text = summary.strip().replaceAll("\\s+", " ");
+            assertTrue(text.endsWith("."), "a summary cut short: " + text);
+        }
+    }
 }

@@ -22,10 +22,12 @@ import java.util.concurrent.Callable;
  * the bridge's own statistics; {@code --plot} draws the loss curve and the decision regions,
  * {@code --json} writes the summary.
  */
+// the first line is the summary in the command list; picocli wraps each line to the terminal
 @Command(name = "demo", sortOptions = false, description = {
-        "Train a small neural network with Panamax tensors: an MLP on a generated 3-class spiral (nothing is",
-        "downloaded), or on your own data (--data FILE.npz). Prints validation accuracy, steps/s and the bridge's",
-        "statistics (native crossings, kernels per crossing, bytes zero-copied, handles leaked)."})
+        "Train a small neural network with Panamax tensors and watch it learn.",
+        "An MLP on a generated 3-class spiral (nothing is downloaded), or on your own data (--data FILE.npz)."
+                + " Prints validation accuracy, steps/s and the bridge's statistics (native crossings, kernels per"
+                + " crossing, bytes zero-copied, handles leaked)."})
 public final class DemoCommand implements Callable<Integer> {
     /** Validation accuracy the default run reaches on the spiral (the README promises it). */
     static final double SPIRAL_TARGET = 0.95;
