@@ -34,6 +34,8 @@ class HelpTest {
         for (String line : r.out().lines().toList()) {
             assertTrue(line.length() <= 80, "a line of " + line.length() + " columns: " + line);
         }
+        var footer = Main.class.getAnnotation(picocli.CommandLine.Command.class).footer();
+        for (String line : footer) assertTrue(line.length() < 80, "a footer line picocli would wrap: " + line);
         // each command's summary in the list (its first line and the lines wrapped under it) is a sentence
         String commands = r.out().substring(r.out().indexOf("Commands:"), r.out().indexOf("The ./panamax launcher"));
         for (String summary : commands.split("\n  (?=[a-z])")) {
