@@ -13,9 +13,9 @@ import picocli.CommandLine.Command;
                 "  test      the whole test suite (mvn verify; leak detection PARANOID)",
                 "  install   the artifacts, with sources and javadoc jars, into ~/.m2",
                 "  bench SUITE [--json FILE] [--full] [--filter REGEX]",
-                "            JMH benchmarks side by side with the peers; SUITE is calls, memory,",
-                "            batch, opencl, compute, blas, tensor or bindgen (see ./panamax bench",
-                "            --help)"})
+                "            JMH benchmarks side by side with the peers; SUITE is calls,",
+                "            memory, batch, opencl, compute, blas, tensor or bindgen",
+                "            (./panamax bench --help)"})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
