@@ -1,5 +1,6 @@
 package dev.panamax.cli;
 
+import dev.panamax.core.CoreLibrary;
 import dev.panamax.core.OpenBlasCoreType;
 
 import java.lang.foreign.Arena;
@@ -39,12 +40,25 @@ final class OpenBlasProbe {
                     .invokeExact();
             String chosen = OpenBlasCoreType.chooseBeforeLoading().map(c -> ", " + OpenBlasCoreType.VARIABLE + "=" + c + " set by Panamax for this CPU")
                     .orElse(System.getenv(OpenBlasCoreType.VARIABLE) != null ? ", " + OpenBlasCoreType.VARIABLE + "=" + System.getenv(OpenBlasCoreType.VARIABLE) + " set by you" : "");
-            return String.format("openblas     %s (core %s%s, %d threads)", config.strip(), core.strip(), chosen, threads);
+            return String.format("openblas     %s (core %s%s, %d threads)%s", config.strip(), core.strip(), chosen, threads,
+                    olderThanCpu(core.strip(), CoreLibrary.cpuFeatures().avx2()));
         } catch (IllegalStateException e) {
             return "openblas     " + library + " loaded but unusable: " + e.getMessage();
         } catch (Throwable t) {
             throw new IllegalStateException("OpenBLAS probe failed: library=" + library, t);
         }
+    }
+
+    /** OpenBLAS's cores without AVX2 kernels: on an AVX2 CPU, a sign its detection did not know the CPU. */
+    private static final java.util.Set<String> PRE_AVX2_CORES = java.util.Set.of("prescott", "core2", "penryn", "dunnington",
+            "nehalem", "atom", "katmai", "coppermine", "northwood", "banias", "opteron", "barcelona", "bobcat", "sandybridge",
+            "bulldozer", "piledriver", "steamroller");
+
+    /** A warning when OpenBLAS runs kernels older than the CPU can, with the setting that fixes it; else "". */
+    static String olderThanCpu(String core, boolean cpuHasAvx2) {
+        if (!cpuHasAvx2 || !PRE_AVX2_CORES.contains(core.toLowerCase(java.util.Locale.ROOT))) return "";
+        return "\n             WARNING: core " + core + " has no AVX2 kernels though this CPU has AVX2: OpenBLAS did not"
+                + " recognise the CPU; run with " + OpenBlasCoreType.VARIABLE + "=Haswell (or SkylakeX with AVX-512)";
     }
 
     private static String cString(SymbolLookup blas, String library, String function) throws Throwable {
