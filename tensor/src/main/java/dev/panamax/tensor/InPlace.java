@@ -37,8 +37,14 @@ final class InPlace {
         return t;
     }
 
-    static Tensor scalar(String op, BinaryOp kind, Tensor t, double value) {
+    /** {@code t = t kind value}; a float scalar ({@code floatScalar}) on an integer tensor is refused, as PyTorch does. */
+    static Tensor scalar(String op, BinaryOp kind, Tensor t, double value, boolean floatScalar) {
         check(op, t);
+        if (floatScalar && !t.dtype().isFloating()) {
+            throw TensorException.of(op, "a float scalar " + value + " on an integer tensor gives f32, which it cannot hold; "
+                    + "expected a long scalar, or an out-of-place op", t);
+        }
+        if (!floatScalar) Creation.checkValue(op, t.dtype(), value, "scalar " + (long) value);
         t.backend.execute(new Kernel.BinaryScalar(kind, t.operand(), t.operand(), value));
         t.storage.markModified();
         return t;

@@ -26,9 +26,9 @@ final class Reductions {
                         for (int i = 0; i < length; i++) sum += Elements.get(x, t, start + i * step);
                         Elements.set(o, t, w.offsets[0], sum);
                     } else {
-                        long sum = 0;
+                        long sum = 0; // wraps as two's complement past the i64 range
                         for (int i = 0; i < length; i++) sum += Elements.getLong(x, t, start + i * step);
-                        Elements.setLong(o, t, w.offsets[0], sum);
+                        Elements.setLong(o, out.dtype(), w.offsets[0], sum);
                     }
                 }
                 case MAX, MIN -> {

@@ -58,7 +58,7 @@ public final class ReferenceBackend implements Backend {
     private static void unary(UnaryOp op, Operand out, Operand in) {
         MemorySegment o = out.storage().segment(), x = in.storage().segment();
         DType to = out.dtype(), from = in.dtype();
-        boolean integers = op == UnaryOp.COPY && !from.isFloating() && !to.isFloating();
+        boolean integers = op == UnaryOp.COPY && !from.isFloating();
         for (Walk w = new Walk(out.shape(), out, in); w.hasNext(); w.advance()) {
             if (integers) {
                 Elements.setLong(o, to, w.offsets[0], Elements.getLong(x, from, w.offsets[1]));
@@ -76,7 +76,7 @@ public final class ReferenceBackend implements Backend {
             case LOG -> Math.log(x);
             case SQRT -> Math.sqrt(x);
             case ABS -> Math.abs(x);
-            case RELU -> x > 0 ? x : 0;
+            case RELU -> x > 0 || Double.isNaN(x) ? x : 0;
             case STEP -> x > 0 ? 1 : 0;
             case SIGMOID -> 1 / (1 + Math.exp(-x));
             case TANH -> Math.tanh(x);
