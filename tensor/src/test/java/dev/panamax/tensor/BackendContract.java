@@ -571,6 +571,8 @@ public abstract class BackendContract extends ScopedTest {
         expect("max all", () -> a.get().max(), DType.F32, NAN);
         expectLongs("argmax picks the NaN", () -> b.get().argmax(0), DType.I64, 1);
         expect("f16 relu", () -> a.get().cast(DType.F16).relu(), DType.F16, NAN, 0, 2, 0);
+        expect("pow as C's pow", () -> Tensor.of(new float[] {1, -1, 1, Float.NaN, 2}).pow(Tensor.of(new float[] {Float.NaN,
+                Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 0, Float.NaN})), DType.F32, 1, 1, 1, 1, NAN);
     }
 
     @Test

@@ -114,7 +114,7 @@ public final class ReferenceBackend implements Backend {
             case SUB -> a - b;
             case MUL -> a * b;
             case DIV -> a / b;
-            case POW -> Math.pow(a, b);
+            case POW -> pow(a, b);
             case MAX -> Math.max(a, b);
             case MIN -> Math.min(a, b);
             case RELU_BACKWARD -> b > 0 ? a : 0;
@@ -125,6 +125,15 @@ public final class ReferenceBackend implements Backend {
             case GT -> a > b ? 1 : 0;
             case GE -> a >= b ? 1 : 0;
         };
+    }
+
+    /**
+     * C's {@code pow} (and so PyTorch's and the cpu kernels'): as {@link Math#pow} but 1 for a base
+     * of 1 whatever the exponent (NaN included) and for -1 to an infinite power, where Java gives NaN.
+     */
+    static double pow(double a, double b) {
+        if (a == 1 || (a == -1 && Double.isInfinite(b))) return 1;
+        return Math.pow(a, b);
     }
 
     static long apply(BinaryOp op, long a, long b) {
