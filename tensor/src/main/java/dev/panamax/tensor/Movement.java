@@ -75,7 +75,7 @@ final class Movement {
             throw TensorException.of("reshape", "shape " + Arrays.toString(dims) + " holds " + known + " elements; expected "
                     + t.elements(), t);
         }
-        return Shape.of(out);
+        return Creation.shapeOf("reshape", out);
     }
 
     /**

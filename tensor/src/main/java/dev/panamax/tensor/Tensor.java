@@ -539,7 +539,7 @@ public final class Tensor implements AutoCloseable {
 
     /** A view broadcast to {@code dims} (NumPy's {@code broadcast_to}): no copy, zero strides. */
     public Tensor expand(int... dims) {
-        return Movement.expand(this, Shape.of(dims));
+        return Movement.expand(this, Creation.shapeOf("expand", dims));
     }
 
     public Tensor broadcastTo(Shape target) {

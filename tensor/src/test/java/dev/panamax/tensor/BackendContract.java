@@ -556,6 +556,9 @@ public abstract class BackendContract extends ScopedTest {
         expectLongs("sum axis", () -> Tensor.of(new int[] {max, max, 1, 2}, 2, 2).sum(0, false), DType.I64, max + 1L, max + 2L);
         expectLongs("sum no axes", () -> Tensor.of(new int[] {max}).sum(new int[0], false), DType.I64, max);
         expect("sum f32 stays f32", () -> Tensor.of(new float[] {1, 2}).sum(), DType.F32, 3);
+        long top = 1L << 53;
+        expectLongs("argmax beyond 2^53", () -> Tensor.of(new long[] {top, top + 1, top}).argmax(0), DType.I64, 1);
+        expectLongs("max beyond 2^53", () -> Tensor.of(new long[] {top, top + 1, top}).max(), DType.I64, top + 1);
     }
 
     @Test
@@ -694,6 +697,11 @@ public abstract class BackendContract extends ScopedTest {
         refuses("zeros of 2^90 elements", () -> Tensor.zeros(1 << 30, 1 << 30, 1 << 30),
                 "full: shape (1073741824, 1073741824, 1073741824) has 1237940039285380274899124224 elements; expected at most "
                         + "Shape.MAX_ELEMENTS=1152921504606846975");
+        // 2^90 wraps to 0 in a long: the element count an empty tensor has, yet no shape of 2^90 elements exists
+        refuses("reshape to 2^90 elements", () -> Tensor.zeros(0).reshape(1 << 30, 1 << 30, 1 << 30),
+                "reshape: shape (1073741824, 1073741824, 1073741824) has 1237940039285380274899124224 elements; expected at most");
+        refuses("expand to 2^90 elements", () -> Tensor.zeros(1).expand(1 << 30, 1 << 30, 1 << 30),
+                "expand: shape (1073741824, 1073741824, 1073741824) has 1237940039285380274899124224 elements; expected at most");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Shape.of(1 << 30, 1 << 30, 1 << 30));
         assertTrue(e.getMessage().startsWith("shape (1073741824, 1073741824, 1073741824) has "), e.getMessage());
     }
