@@ -49,7 +49,8 @@ public final class Tensor implements AutoCloseable {
         this.storage = storage;
         this.shape = shape;
         this.strides = strides;
-        this.offset = offset;
+        // an empty view reads nothing: offset 0 keeps it inside its storage, which may hold no bytes
+        this.offset = shape.elements() == 0 ? 0 : offset;
     }
 
     // ---------------------------------------------------------------- creation

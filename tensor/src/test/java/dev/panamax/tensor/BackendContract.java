@@ -656,6 +656,8 @@ public abstract class BackendContract extends ScopedTest {
                 assertEquals(Shape.of(0), Tensor.zeros(3, 0).sum(0, false).shape(), backend.name());
                 assertEquals(Shape.of(0), Tensor.zeros(3, 0).max(0, false).shape(), backend.name());
                 assertEquals(Shape.of(3, 0), Tensor.zeros(3, 0).transpose(0, 1).contiguous().t().shape(), backend.name());
+                Tensor emptyView = Tensor.stack(List.of(Tensor.zeros(0, 3), Tensor.zeros(0, 3)), -1).select(-1, 1);
+                assertEquals(0, emptyView.toDoubleArray().length, "an empty view past its storage's end reads as empty on " + backend.name());
             }
         }
         expect("sum along the empty axis", () -> Tensor.zeros(3, 0).sum(1, false), DType.F32, 0, 0, 0);

@@ -74,8 +74,11 @@ public final class RandomTensorOps {
         for (Thread w : workers) w.join();
     }
 
+    /** How an input lies in memory: dense, a transposed view, or every other element of a wider tensor. */
+    private enum Layout { CONTIGUOUS, TRANSPOSED, STRIDED }
+
     /** The values an op starts from, made alike on each backend. */
-    private record Input(DType dtype, int[] dims, double[] values) {
+    private record Input(DType dtype, int[] dims, double[] values, Layout layout) {
         Tensor make() {
             int n = values.length;
             Tensor t;
@@ -89,12 +92,17 @@ public final class RandomTensorOps {
                 t = Tensor.of(v, dims.length == 0 ? new int[] {1} : dims);
             }
             if (dims.length == 0) t = t.reshape();
-            return t.cast(dtype);
+            t = t.cast(dtype);
+            return switch (layout) {
+                case CONTIGUOUS -> t;
+                case TRANSPOSED -> t.rank() < 2 ? t : t.transpose(-1, -2).contiguous().transpose(-1, -2);
+                case STRIDED -> t.rank() < 1 ? t : Tensor.stack(List.of(t, t), -1).select(-1, 1);
+            };
         }
 
         @Override
         public String toString() {
-            return dtype.label() + Arrays.toString(dims);
+            return dtype.label() + Arrays.toString(dims) + (layout == Layout.CONTIGUOUS ? "" : " " + layout.name().toLowerCase());
         }
     }
 
@@ -109,7 +117,7 @@ public final class RandomTensorOps {
         }
         double[] v = new double[n];
         for (int i = 0; i < n; i++) v[i] = value(r, dtype);
-        return new Input(dtype, dims, v);
+        return new Input(dtype, dims, v, Layout.values()[r.nextInt(Layout.values().length)]);
     }
 
     private static double value(SplittableRandom r, DType dtype) {
@@ -135,7 +143,7 @@ public final class RandomTensorOps {
     private void oneOp(SplittableRandom r, int index) {
         String op = OPS[r.nextInt(OPS.length)];
         Input a = input(r);
-        Input b = r.nextInt(3) == 0 ? input(r) : new Input(DTYPES[r.nextInt(DTYPES.length)], a.dims, values(r, a));
+        Input b = r.nextInt(3) == 0 ? input(r) : new Input(DTYPES[r.nextInt(DTYPES.length)], a.dims, values(r, a), Layout.CONTIGUOUS);
         int axis = r.nextInt(-4, 4);
         double scalar = value(r, DType.F32);
         long integer = r.nextInt(5) == 0 ? r.nextLong() : r.nextInt(-5, 6);
