@@ -27,12 +27,30 @@ final class InPlace {
         }
     }
 
+    /**
+     * {@code t = t kind other}. Mixed dtypes compute in the promoted dtype (as the out-of-place op)
+     * and store converted into {@code t}, as PyTorch does; a floating result into an integer tensor
+     * (an integer {@code t} with a floating {@code other}, or a true division) is refused.
+     */
     static Tensor binary(String op, BinaryOp kind, Tensor t, Tensor other) {
         check(op, t);
         Ops.check(op, t, other);
-        Ops.sameDtype(op, t, other);
         fitsInto(op, t, other);
-        t.backend.execute(new Kernel.Binary(kind, t.operand(), t.operand(), other.operandAs(t.shape)));
+        if (other.dtype() == t.dtype() && (kind != BinaryOp.DIV || t.dtype().isFloating())) {
+            t.backend.execute(new Kernel.Binary(kind, t.operand(), t.operand(), other.operandAs(t.shape)));
+            t.storage.markModified();
+            return t;
+        }
+        DType common = Promotion.of(t, other);
+        if (kind == BinaryOp.DIV) common = Promotion.floating(common);
+        if (common.isFloating() && !t.dtype().isFloating()) {
+            throw TensorException.of(op, "the result is " + common.label() + ", which an integer tensor cannot hold; expected a "
+                    + "floating target, or an out-of-place op", t, other);
+        }
+        try (var off = Autograd.noGrad()) {
+            Tensor result = Elementwise.binary(op, kind, t, other);
+            t.backend.execute(new Kernel.Unary(UnaryOp.COPY, t.operand(), result.operand()));
+        }
         t.storage.markModified();
         return t;
     }

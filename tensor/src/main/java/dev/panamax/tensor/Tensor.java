@@ -638,7 +638,10 @@ public final class Tensor implements AutoCloseable {
 
     // ---------------------------------------------------------------- in place (no autograd)
 
-    /** {@code this += other} (broadcast to this shape). Returns this tensor. */
+    /**
+     * {@code this += other} (broadcast to this shape; another dtype computes as {@link #add(Tensor)}
+     * and is stored converted, refused where a floating result meets an integer tensor). Returns this tensor.
+     */
     public Tensor addInPlace(Tensor other) {
         return InPlace.binary("addInPlace", BinaryOp.ADD, this, other);
     }

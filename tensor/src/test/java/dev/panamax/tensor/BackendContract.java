@@ -601,6 +601,15 @@ public abstract class BackendContract extends ScopedTest {
         refuses("pow of integers", () -> i32.get().pow(2), "pow: integer operands only");
         refuses("float scalar in place on an integer tensor", () -> Tensor.of(new int[] {1}).addInPlace(0.5), "addInPlace", "[a: (1,) i32]");
         expectLongs("integer scalar in place", () -> Tensor.of(new int[] {1}).mulInPlace(3).addInPlace(4), DType.I32, 7);
+        expect("f32 into f16 in place", () -> Tensor.of(new float[] {1, 2}).cast(DType.F16).addInPlace(Tensor.of(new float[] {0.25f, 1e5f})),
+                DType.F16, 1.25, INF);
+        expectLongs("i64 into i32 in place wraps", () -> Tensor.of(new int[] {Integer.MAX_VALUE}).addInPlace(Tensor.of(new long[] {1})),
+                DType.I32, Integer.MIN_VALUE);
+        expect("i32 into f32 in place", () -> Tensor.of(new float[] {1, 2}).divInPlace(Tensor.of(new int[] {2, 4})), DType.F32, 0.5, 0.5);
+        refuses("f32 into i32 in place", () -> Tensor.of(new int[] {1}).addInPlace(Tensor.of(new float[] {0.5f})),
+                "addInPlace: the result is f32, which an integer tensor cannot hold");
+        refuses("true division in place on integers", () -> Tensor.of(new int[] {4}).divInPlace(Tensor.of(new int[] {2})),
+                "divInPlace: the result is f32, which an integer tensor cannot hold");
     }
 
     @Test

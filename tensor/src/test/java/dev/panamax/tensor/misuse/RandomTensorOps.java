@@ -35,7 +35,7 @@ public final class RandomTensorOps {
     private static final String[] OPS = {"add", "sub", "mul", "div", "pow", "maximum", "minimum", "eq", "lt", "where",
             "add double", "mul double", "mul long", "div long", "gt double", "lt long", "pow double", "cast", "relu", "exp",
             "neg", "abs", "sum", "sum all", "mean", "max", "min", "argmax", "softmax", "logSoftmax", "layerNorm", "matmul",
-            "arange", "arange count", "full", "zeros", "reshape", "indexSelect", "crossEntropy", "fill", "addInPlace long", "mulInPlace double"};
+            "arange", "arange count", "full", "zeros", "reshape", "indexSelect", "crossEntropy", "fill", "addInPlace long", "mulInPlace double", "subInPlace", "divInPlace"};
 
     private final Backend cpu = Backends.get("cpu");
     private final Backend reference = Backends.get("reference");
@@ -194,6 +194,8 @@ public final class RandomTensorOps {
             case "fill" -> x[0].contiguous().mul(1L).fill(scalar * integer);
             case "addInPlace long" -> x[0].contiguous().mul(1L).addInPlace(integer);
             case "mulInPlace double" -> x[0].contiguous().mul(1L).mulInPlace(scalar);
+            case "subInPlace" -> x[0].contiguous().mul(1L).subInPlace(x[1]);
+            case "divInPlace" -> x[0].contiguous().mul(1L).divInPlace(x[1]);
             default -> throw new IllegalStateException("unknown op " + op);
         };
         String what = "op#" + index + " " + op + "(" + a + ", " + b + ", axis=" + axis + ", scalar=" + scalar + ", integer=" + integer
