@@ -119,16 +119,28 @@ final class Creation {
         return fromArray(backend, DType.F32, flat, flat.length, new int[] {rows.length, cols});
     }
 
+    /** The most elements a Java array holds (the JDK's own limit, a few below Integer.MAX_VALUE). */
+    static final int MAX_ARRAY_LENGTH = Integer.MAX_VALUE - 8;
+
+    /** {@code shape}'s element count as the length of the Java array its values are drawn into, checked. */
+    static int javaArrayLength(String op, Shape shape) {
+        if (shape.elements() > MAX_ARRAY_LENGTH) {
+            throw new TensorException(op, "shape " + shape + " has " + shape.elements() + " elements; expected at most "
+                    + MAX_ARRAY_LENGTH + " for values drawn in Java");
+        }
+        return (int) shape.elements();
+    }
+
     static Tensor uniform(Backend backend, RandomGenerator rng, double low, double high, Shape shape) {
         if (!(low < high)) throw new TensorException("uniform", "range [" + low + ", " + high + "); expected low < high");
-        float[] v = new float[Math.toIntExact(shape.elements())];
+        float[] v = new float[javaArrayLength("uniform", shape)];
         for (int i = 0; i < v.length; i++) v[i] = (float) (low + (high - low) * rng.nextDouble());
         return write(backend, DType.F32, v, shape);
     }
 
     static Tensor normal(Backend backend, RandomGenerator rng, double mean, double std, Shape shape) {
         if (!(std >= 0)) throw new TensorException("normal", "standard deviation " + std + "; expected >= 0");
-        float[] v = new float[Math.toIntExact(shape.elements())];
+        float[] v = new float[javaArrayLength("normal", shape)];
         for (int i = 0; i < v.length; i++) v[i] = (float) (mean + std * rng.nextGaussian());
         return write(backend, DType.F32, v, shape);
     }

@@ -19,11 +19,12 @@ final class Promotion {
 
     /** The dtype both operands of {@code a op b} convert to. */
     static DType of(Tensor a, Tensor b) {
+        if (a.dtype() == b.dtype()) return a.dtype();
         DType dims = null, zero = null;
-        for (Tensor t : new Tensor[] {a, b}) {
-            if (t.rank() > 0) dims = promote(dims, t.dtype());
-            else zero = promote(zero, t.dtype());
-        }
+        if (a.rank() > 0) dims = a.dtype();
+        else zero = a.dtype();
+        if (b.rank() > 0) dims = promote(dims, b.dtype());
+        else zero = promote(zero, b.dtype());
         return combine(dims, zero);
     }
 
