@@ -119,11 +119,13 @@ final class Elementwise {
                     }
                 }
                 case MAX, MIN -> {
-                    Tensor wins = op == BinaryOp.MAX ? a.gt(b) : a.lt(b);
+                    // PyTorch's: each side gets g unless the other one wins, half of it on a tie; a NaN
+                    // on either side wins no comparison, so both get g
                     Tensor half = a.eq(b).mul(0.5);
-                    Tensor share = wins.add(half);
-                    if (need[0]) ga = g.mul(share);
-                    if (need[1]) gb = g.mul(share.neg().add(1L));
+                    Tensor aLoses = op == BinaryOp.MAX ? a.lt(b) : a.gt(b);
+                    Tensor bLoses = op == BinaryOp.MAX ? a.gt(b) : a.lt(b);
+                    if (need[0]) ga = g.mul(aLoses.add(half).neg().add(1L));
+                    if (need[1]) gb = g.mul(bLoses.add(half).neg().add(1L));
                 }
                 default -> throw new IllegalStateException("no gradient for " + op);
             }

@@ -106,7 +106,8 @@ final class Reduction {
         if (!Ops.recording(t)) return out;
         Tensor value = kept.detach();
         return Ops.trackSaving(out, name, new Tensor[] {t, value}, (g, need) -> {
-            Tensor mask = t.eq(value);
+            // shared evenly by the elements equal to the result, or by the NaNs where it is NaN (PyTorch)
+            Tensor mask = t.eq(value).add(t.ne(t).mul(value.ne(value)));
             Tensor share = mask.div(mask.sum(a, true));
             return new Tensor[] {share.mul(g.reshape(value.shape.raw()))};
         }, t);

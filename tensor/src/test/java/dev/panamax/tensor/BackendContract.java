@@ -579,6 +579,34 @@ public abstract class BackendContract extends ScopedTest {
     }
 
     @Test
+    void nanGradientsOfMaxAndMinFollowPytorch() {
+        for (Backend backend : new Backend[] {reference, candidate()}) {
+            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+                String on = " on " + backend.name();
+                Tensor a = Tensor.of(new float[] {Float.NaN, 1, 2, 3}).requiresGrad(true);
+                Tensor b = Tensor.of(new float[] {0, Float.NaN, 2, 1}).requiresGrad(true);
+                a.maximum(b).sum().backward();
+                assertArrayEquals(new double[] {1, 1, 0.5, 1}, a.grad().toDoubleArray(), "maximum, a" + on);
+                assertArrayEquals(new double[] {1, 1, 0.5, 0}, b.grad().toDoubleArray(), "maximum, b" + on);
+                a.zeroGrad();
+                b.zeroGrad();
+                a.minimum(b).sum().backward();
+                assertArrayEquals(new double[] {1, 1, 0.5, 0}, a.grad().toDoubleArray(), "minimum, a" + on);
+                assertArrayEquals(new double[] {1, 1, 0.5, 1}, b.grad().toDoubleArray(), "minimum, b" + on);
+                a.zeroGrad();
+                b.zeroGrad();
+                Tensor c = Tensor.of(new float[] {1, Float.NaN, 3, Float.NaN}).requiresGrad(true);
+                c.max().backward();
+                assertArrayEquals(new double[] {0, 0.5, 0, 0.5}, c.grad().toDoubleArray(), "max of a NaN: shared by the NaNs" + on);
+                c.zeroGrad();
+                c.min(0, false).backward();
+                assertArrayEquals(new double[] {0, 0.5, 0, 0.5}, c.grad().toDoubleArray(), "min of a NaN" + on);
+                c.zeroGrad();
+            }
+        }
+    }
+
+    @Test
     void mixedDtypesPromoteAsPytorchResultType() {
         Supplier<Tensor> i32 = () -> Tensor.of(new int[] {1, 2, 3});
         expect("i32 * 0.5", () -> i32.get().mul(0.5), DType.F32, 0.5, 1, 1.5);
