@@ -27,6 +27,8 @@ import java.util.function.Function;
  * both an {@link IllegalArgumentException} with the same message. Any other exception, a crash or a
  * disagreement fails the run (exit 1).
  *
+ * <p>Half the ops also run backward from {@code sum(result)} and compare every input's gradient.
+ *
  * <p>Arguments: seed, threads (4), operations per thread (300). The seed is printed first; the same
  * seed draws the same operations per thread.
  */
@@ -79,7 +81,8 @@ public final class RandomTensorOps {
 
     /** The values an op starts from, made alike on each backend. */
     private record Input(DType dtype, int[] dims, double[] values, Layout layout) {
-        Tensor make() {
+        /** The input on the current backend; a floating one requires gradients when {@code leaves} is given (its leaf added). */
+        Tensor make(List<Tensor> leaves) {
             int n = values.length;
             Tensor t;
             if (dtype.isFloating()) {
@@ -93,6 +96,10 @@ public final class RandomTensorOps {
             }
             if (dims.length == 0) t = t.reshape();
             t = t.cast(dtype);
+            if (leaves != null && dtype.isFloating()) {
+                t = t.detach().requiresGrad(true);
+                leaves.add(t);
+            }
             return switch (layout) {
                 case CONTIGUOUS -> t;
                 case TRANSPOSED -> t.rank() < 2 ? t : t.transpose(-1, -2).contiguous().transpose(-1, -2);
@@ -148,6 +155,7 @@ public final class RandomTensorOps {
         double scalar = value(r, DType.F32);
         long integer = r.nextInt(5) == 0 ? r.nextLong() : r.nextInt(-5, 6);
         DType to = DTYPES[r.nextInt(DTYPES.length)];
+        boolean grad = r.nextBoolean();
         boolean keepDim = r.nextBoolean();
         double step = r.nextInt(1, 4) * (r.nextBoolean() ? 1 : -1e9);
         int[] zeros = r.nextInt(3) == 0 ? new int[] {1 << 30, 1 << 30, 1 << 30} : a.dims;
@@ -199,9 +207,9 @@ public final class RandomTensorOps {
             default -> throw new IllegalStateException("unknown op " + op);
         };
         String what = "op#" + index + " " + op + "(" + a + ", " + b + ", axis=" + axis + ", scalar=" + scalar + ", integer=" + integer
-                + ", to=" + to + ")";
-        Ending expected = end(reference, f, a, b);
-        Ending actual = end(cpu, f, a, b);
+                + ", to=" + to + ", grad=" + grad + ")";
+        Ending expected = end(reference, f, a, b, grad);
+        Ending actual = end(cpu, f, a, b, grad);
         outcomes.computeIfAbsent(expected.refusal() != null ? "refused" : "computed", k -> new AtomicLong()).incrementAndGet();
         if (expected.unclear() != null || actual.unclear() != null) {
             failures.add(what + ": unclear failure: reference=" + expected.unclear() + " cpu=" + actual.unclear());
@@ -224,7 +232,7 @@ public final class RandomTensorOps {
         String disagreement(Ending o) {
             if (!java.util.Objects.equals(refusal, o.refusal)) return "refusals differ: reference=" + refusal + " cpu=" + o.refusal;
             if (refusal != null) return null;
-            if (dtype != o.dtype || !shape.equals(o.shape)) return "results differ: reference " + dtype + shape + " cpu " + o.dtype + o.shape;
+            if (dtype != o.dtype || !shape.equals(o.shape) || (values != null && values.length != o.values.length)) return "results differ: reference " + dtype + shape + " cpu " + o.dtype + o.shape;
             if (longs != null) return Arrays.equals(longs, o.longs) ? null : "integers differ: reference=" + Arrays.toString(longs)
                     + " cpu=" + Arrays.toString(o.longs);
             double scale = 0;
@@ -240,19 +248,36 @@ public final class RandomTensorOps {
         }
     }
 
-    private static Ending end(Backend backend, Function<Tensor[], Tensor> f, Input a, Input b) {
+    /**
+     * The op on {@code backend}; with {@code grad}, floating inputs require gradients and the values
+     * compared are the result's followed by each leaf's gradient of {@code sum(result)}.
+     */
+    private static Ending end(Backend backend, Function<Tensor[], Tensor> f, Input a, Input b, boolean grad) {
+        List<Tensor> leaves = grad ? new ArrayList<>() : null;
         try (var scope = TensorScope.open(); var use = Backends.using(backend)) {
             Tensor out;
             try {
-                out = f.apply(new Tensor[] {a.make(), b.make()});
+                out = f.apply(new Tensor[] {a.make(leaves), b.make(leaves)});
             } catch (IllegalArgumentException refused) {
                 if (refused.getMessage() == null || refused.getMessage().isBlank()) return unclear(refused);
                 return new Ending(null, null, null, null, refused.getMessage(), null);
             }
-            if (out.dtype().isFloating()) return new Ending(out.dtype(), out.shape(), out.toDoubleArray(), null, null, null);
-            return new Ending(out.dtype(), out.shape(), null, out.toLongArray(), null, null);
+            if (!out.dtype().isFloating()) return new Ending(out.dtype(), out.shape(), null, out.toLongArray(), null, null);
+            double[] values = out.toDoubleArray();
+            if (out.requiresGrad()) {
+                out.sum().backward();
+                for (Tensor leaf : leaves) {
+                    double[] g = leaf.grad() == null ? new double[0] : leaf.grad().toDoubleArray();
+                    double[] both = Arrays.copyOf(values, values.length + g.length);
+                    System.arraycopy(g, 0, both, values.length, g.length);
+                    values = both;
+                }
+            }
+            return new Ending(out.dtype(), out.shape(), values, null, null, null);
         } catch (RuntimeException | Error e) {
             return unclear(e);
+        } finally {
+            if (leaves != null) for (Tensor leaf : leaves) leaf.zeroGrad();
         }
     }
 
