@@ -66,7 +66,7 @@ final class Elementwise {
         Ops.check(name, a, b);
         Shape shape = broadcastShape(name, a, b);
         DType common = computeType(name, op, Promotion.of(a, b), a, b);
-        return sameDtype(name, op, cast(a, common), cast(b, common), shape);
+        return ofOneDtype(name, op, cast(a, common), cast(b, common), shape);
     }
 
     /** The dtype {@code op} computes in, given the operands' promoted dtype. */
@@ -78,7 +78,8 @@ final class Elementwise {
         return promoted;
     }
 
-    private static Tensor sameDtype(String name, BinaryOp op, Tensor a, Tensor b, Shape shape) {
+    /** The op on two operands of one dtype, and its gradient. */
+    private static Tensor ofOneDtype(String name, BinaryOp op, Tensor a, Tensor b, Shape shape) {
         Tensor out = Tensor.empty(a.backend, a.dtype(), shape);
         a.backend.execute(new Kernel.Binary(op, out.operand(), a.operandAs(shape), b.operandAs(shape)));
         if (op.isComparison() || !Ops.recording(a, b)) return out;
@@ -141,7 +142,7 @@ final class Elementwise {
     static Tensor scalar(String name, BinaryOp op, Tensor a, double value) {
         Ops.check(name, a);
         DType common = computeType(name, op, Promotion.of(a, true), a);
-        return sameDtype(name, op, cast(a, common), value);
+        return ofOneDtype(name, op, cast(a, common), value);
     }
 
     /**
@@ -158,12 +159,13 @@ final class Elementwise {
         if (!common.isFloating() && (long) (double) value != value) {
             // beyond 2^53 a double would round it: the exact value as a rank-0 i64 operand instead
             Tensor exact = Creation.write(a.backend, DType.I64, new long[] {value}, Shape.scalar());
-            return sameDtype(name, op, cast(a, common), exact, a.shape);
+            return ofOneDtype(name, op, cast(a, common), exact, a.shape);
         }
-        return sameDtype(name, op, cast(a, common), (double) value);
+        return ofOneDtype(name, op, cast(a, common), (double) value);
     }
 
-    private static Tensor sameDtype(String name, BinaryOp op, Tensor a, double value) {
+    /** The op on an operand and a scalar, computed in the operand's dtype, and its gradient. */
+    private static Tensor ofOneDtype(String name, BinaryOp op, Tensor a, double value) {
         Tensor out = Tensor.empty(a.backend, a.dtype(), a.shape);
         a.backend.execute(new Kernel.BinaryScalar(op, out.operand(), a.operand(), value));
         if (op.isComparison() || !Ops.recording(a)) return out;
@@ -183,10 +185,10 @@ final class Elementwise {
         Ops.check("where", cond, a, b);
         Shape shape = broadcastShape("where", cond, a, b);
         DType common = Promotion.of(a, b);
-        return sameDtypeWhere(cond, cast(a, common), cast(b, common), shape);
+        return whereOfOneDtype(cond, cast(a, common), cast(b, common), shape);
     }
 
-    private static Tensor sameDtypeWhere(Tensor cond, Tensor a, Tensor b, Shape shape) {
+    private static Tensor whereOfOneDtype(Tensor cond, Tensor a, Tensor b, Shape shape) {
         Tensor out = Tensor.empty(a.backend, a.dtype(), shape);
         a.backend.execute(new Kernel.Where(out.operand(), cond.operandAs(shape), a.operandAs(shape), b.operandAs(shape)));
         if (!Ops.recording(a, b)) return out;
