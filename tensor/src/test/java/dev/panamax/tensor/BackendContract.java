@@ -626,6 +626,11 @@ public abstract class BackendContract extends ScopedTest {
         expect("i32 pow 0.5", () -> Tensor.of(new int[] {4, 9}).pow(0.5), DType.F32, 2, 3);
         expect("where i32 or f32", () -> Tensor.where(Tensor.of(new int[] {1, 0}), Tensor.of(new int[] {7, 7}),
                 Tensor.of(new float[] {0.5f, 0.5f})), DType.F32, 7, 0.5);
+        expect("concat i32 and f32", () -> Tensor.concat(List.of(i32.get(), Tensor.of(new float[] {0.5f})), 0), DType.F32, 1, 2, 3, 0.5);
+        expect("concat f16 and i64", () -> Tensor.concat(List.of(Tensor.of(new long[] {7}), Tensor.of(new float[] {0.5f}).cast(DType.F16)), 0),
+                DType.F16, 7, 0.5);
+        refuses("concat past 2^31 along the axis", () -> Tensor.concat(List.of(Tensor.zeros(1).expand((1 << 30) + 1),
+                Tensor.zeros(1).expand((1 << 30) + 1)), 0), "concat: axis 0 would hold 2147483650 elements; expected at most 2147483647");
         refuses("pow of integers", () -> i32.get().pow(2), "pow: integer operands only");
         refuses("float scalar in place on an integer tensor", () -> Tensor.of(new int[] {1}).addInPlace(0.5), "addInPlace", "[a: (1,) i32]");
         expectLongs("integer scalar in place", () -> Tensor.of(new int[] {1}).mulInPlace(3).addInPlace(4), DType.I32, 7);
@@ -650,6 +655,12 @@ public abstract class BackendContract extends ScopedTest {
                 assertEquals(DType.F16, half.grad().dtype(), backend.name());
                 assertArrayEquals(new double[] {3, 4}, half.grad().toDoubleArray(), backend.name());
                 assertArrayEquals(new double[] {1, 2}, full.grad().toDoubleArray(), backend.name());
+                half.zeroGrad();
+                full.zeroGrad();
+                Tensor.concat(List.of(half, full), 0).mul(Tensor.of(new float[] {1, 2, 3, 4})).sum().backward();
+                assertEquals(DType.F16, half.grad().dtype(), "concat: " + backend.name());
+                assertArrayEquals(new double[] {1, 2}, half.grad().toDoubleArray(), "concat: " + backend.name());
+                assertArrayEquals(new double[] {3, 4}, full.grad().toDoubleArray(), "concat: " + backend.name());
                 half.zeroGrad();
                 full.zeroGrad();
             }
