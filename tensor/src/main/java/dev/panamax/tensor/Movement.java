@@ -150,7 +150,7 @@ final class Movement {
         int size = t.shape.dim(a);
         int s = clamp(start < 0 ? start + size : start, size);
         int e = clamp(end < 0 ? end + size : end, size);
-        int n = e <= s ? 0 : (e - s + step - 1) / step;
+        int n = e <= s ? 0 : (int) (((long) e - s + step - 1) / step); // in long: a step near 2^31 would wrap
         long[] strides = t.strides.clone();
         strides[a] *= step;
         Tensor out = new Tensor(t.backend, t.storage, t.shape.with(a, n), strides, t.offset + (n == 0 ? 0 : s * t.strides[a]));

@@ -752,6 +752,7 @@ public abstract class BackendContract extends ScopedTest {
                 "reshape: shape (1073741824, 1073741824, 1073741824) has 1237940039285380274899124224 elements; expected at most");
         refuses("expand to 2^90 elements", () -> Tensor.zeros(1).expand(1 << 30, 1 << 30, 1 << 30),
                 "expand: shape (1073741824, 1073741824, 1073741824) has 1237940039285380274899124224 elements; expected at most");
+        expectLongs("slice with a step near 2^31", () -> Tensor.arange(5).slice(0, 1, 5, Integer.MAX_VALUE), DType.I64, 1);
         refuses("uniform of 2^32 elements", () -> Tensor.uniform(new SplittableRandom(1), 0, 1, 1 << 16, 1 << 16),
                 "uniform: shape (65536, 65536) has 4294967296 elements; expected at most 2147483639 for values drawn in Java");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Shape.of(1 << 30, 1 << 30, 1 << 30));
