@@ -37,7 +37,7 @@ public final class RandomTensorOps {
     private static final String[] OPS = {"add", "sub", "mul", "div", "pow", "maximum", "minimum", "eq", "lt", "where",
             "add double", "mul double", "mul long", "div long", "gt double", "lt long", "pow double", "cast", "relu", "exp",
             "neg", "abs", "sum", "sum all", "mean", "max", "min", "argmax", "softmax", "logSoftmax", "layerNorm", "matmul",
-            "arange", "arange count", "full", "zeros", "reshape", "indexSelect", "crossEntropy", "fill", "addInPlace long", "mulInPlace double", "subInPlace", "divInPlace"};
+            "arange", "arange count", "full", "zeros", "reshape", "indexSelect", "crossEntropy", "fill", "addInPlace long", "mulInPlace double", "subInPlace", "divInPlace", "slice", "select", "permute", "unsqueeze"};
 
     private final Backend cpu = Backends.get("cpu");
     private final Backend reference = Backends.get("reference");
@@ -156,6 +156,14 @@ public final class RandomTensorOps {
         long integer = r.nextInt(5) == 0 ? r.nextLong() : r.nextInt(-5, 6);
         DType to = DTYPES[r.nextInt(DTYPES.length)];
         boolean grad = r.nextBoolean();
+        int[] ints = new int[3]; // slice bounds and step, select index: small, or extremes
+        for (int i = 0; i < ints.length; i++) {
+            ints[i] = switch (r.nextInt(6)) {
+                case 0 -> Integer.MAX_VALUE;
+                case 1 -> Integer.MIN_VALUE;
+                default -> r.nextInt(-5, 6);
+            };
+        }
         boolean keepDim = r.nextBoolean();
         double step = r.nextInt(1, 4) * (r.nextBoolean() ? 1 : -1e9);
         int[] zeros = r.nextInt(3) == 0 ? new int[] {1 << 30, 1 << 30, 1 << 30} : a.dims;
@@ -202,6 +210,10 @@ public final class RandomTensorOps {
             case "fill" -> x[0].contiguous().mul(1L).fill(scalar * integer);
             case "addInPlace long" -> x[0].contiguous().mul(1L).addInPlace(integer);
             case "mulInPlace double" -> x[0].contiguous().mul(1L).mulInPlace(scalar);
+            case "slice" -> x[0].slice(axis, ints[0], ints[1], ints[2]).mul(1L);
+            case "select" -> x[0].select(axis, ints[0]).mul(1L);
+            case "permute" -> x[0].permute(axis, ints[0], ints[1]).mul(1L);
+            case "unsqueeze" -> x[0].unsqueeze(ints[0]).squeeze(axis).mul(1L);
             case "subInPlace" -> x[0].contiguous().mul(1L).subInPlace(x[1]);
             case "divInPlace" -> x[0].contiguous().mul(1L).divInPlace(x[1]);
             default -> throw new IllegalStateException("unknown op " + op);
