@@ -55,7 +55,7 @@ static inline float gelu_tanh_grad(float x) {
     X(OP_EXP, expf(a))                                                      \
     X(OP_LOG, logf(a))                                                      \
     X(OP_SQRT, sqrtf(a))                                                    \
-    X(OP_RELU, a > 0.0f ? a : 0.0f)                                         \
+    X(OP_RELU, (a > 0.0f || a != a) ? a : 0.0f)                             \
     X(OP_GELU, 0.5f * a * (1.0f + erff(a * INV_SQRT_2)))                    \
     X(OP_GELU_TANH, 0.5f * a * (1.0f + tanhf(SQRT_2_OVER_PI * (a + 0.044715f * a * a * a)))) \
     X(OP_SIGMOID, sigmoidf(a))                                              \
@@ -151,10 +151,43 @@ static double load_as_double(const char *p, int64_t dtype) {
     }
 }
 
+/*
+ * Floating to integer as Java's narrowing conversion: NaN becomes 0, values beyond the type's range
+ * saturate at its bounds, the rest truncate toward zero (C leaves the first two undefined; the
+ * reference backend's (int) and (long) casts are exactly this).
+ */
+static inline int32_t to_i32(double v) {
+    if (v != v) return 0;
+    if (v >= 2147483647.0) return INT32_MAX;
+    if (v <= -2147483648.0) return INT32_MIN;
+    return (int32_t) v;
+}
+
+static inline int64_t to_i64(double v) {
+    if (v != v) return 0;
+    if (v >= 9223372036854775808.0) return INT64_MAX;
+    if (v <= -9223372036854775808.0) return INT64_MIN;
+    return (int64_t) v;
+}
+
+static inline int is_integer(int64_t dtype) {
+    return dtype == PMX_I32 || dtype == PMX_I64;
+}
+
+static inline int64_t load_integer(const char *p, int64_t dtype) {
+    return dtype == PMX_I32 ? *(const int32_t *) p : *(const int64_t *) p;
+}
+
+/* Integer to integer keeps the low bits (two's complement wrap), as NumPy's astype does. */
+static inline void store_integer(char *p, int64_t dtype, int64_t v) {
+    if (dtype == PMX_I32) *(int32_t *) p = (int32_t) (uint32_t) (uint64_t) v;
+    else *(int64_t *) p = v;
+}
+
 static void store_double(char *p, int64_t dtype, double v) {
     switch (dtype) {
-        case PMX_I32: *(int32_t *) p = (int32_t) v; break;
-        case PMX_I64: *(int64_t *) p = (int64_t) v; break;
+        case PMX_I32: *(int32_t *) p = to_i32(v); break;
+        case PMX_I64: *(int64_t *) p = to_i64(v); break;
         case PMX_F16: *(_Float16 *) p = (_Float16) (float) v; break;
         default: *(float *) p = (float) v; break;
     }
@@ -198,8 +231,20 @@ static void run_row(const int64_t *d, int64_t first, int64_t len, const int64_t 
             for (int64_t i = 0; i < len; i++) store_double(o + i * so * dtype_size(dtype), dtype, alpha + (double) (first + i) * beta);
         } else {
             const char *x = PMX_PTR(d, 5, const char) + o0 * dtype_size(src);
-            for (int64_t i = 0; i < len; i++)
-                store_double(o + i * so * dtype_size(dst), dst, load_as_double(x + i * s0 * dtype_size(src), src));
+            if (is_integer(src) && is_integer(dst)) {
+                for (int64_t i = 0; i < len; i++)
+                    store_integer(o + i * so * dtype_size(dst), dst, load_integer(x + i * s0 * dtype_size(src), src));
+            } else if (is_integer(src)) {
+                /* one rounding to float (through double, 64-bit integers would round twice) */
+                for (int64_t i = 0; i < len; i++) {
+                    float v = (float) load_integer(x + i * s0 * dtype_size(src), src);
+                    if (dst == PMX_F16) *(_Float16 *) (o + i * so * 2) = (_Float16) v;
+                    else *(float *) (o + i * so * 4) = v;
+                }
+            } else {
+                for (int64_t i = 0; i < len; i++)
+                    store_double(o + i * so * dtype_size(dst), dst, load_as_double(x + i * s0 * dtype_size(src), src));
+            }
         }
         return;
     }

@@ -9,6 +9,7 @@ final class Composite {
     static Tensor softmax(Tensor x, int axis) {
         Ops.check("softmax", x);
         Ops.floating("softmax", x);
+        if (x.dtype() == DType.F16) return softmax(x.cast(DType.F32), axis).cast(DType.F16); // f32 accumulation
         Tensor shifted = x.sub(x.max(axis, true).detach());
         Tensor e = shifted.exp();
         return e.div(e.sum(axis, true));
@@ -17,6 +18,7 @@ final class Composite {
     static Tensor logSoftmax(Tensor x, int axis) {
         Ops.check("logSoftmax", x);
         Ops.floating("logSoftmax", x);
+        if (x.dtype() == DType.F16) return logSoftmax(x.cast(DType.F32), axis).cast(DType.F16); // f32 accumulation
         Tensor shifted = x.sub(x.max(axis, true).detach());
         return shifted.sub(shifted.exp().sum(axis, true).log());
     }
@@ -30,6 +32,12 @@ final class Composite {
             if (p != null && (p.rank() != 1 || p.dim(0) != features)) {
                 throw TensorException.of("layerNorm", "weight and bias must have shape (" + features + ",), the last dimension", x, weight, bias);
             }
+        }
+        if (x.dtype() == DType.F16) {
+            // statistics in f32 (as PyTorch's layer_norm): an f16 sum of squares overflows at 65504
+            Tensor y = layerNorm(x.cast(DType.F32), weight == null ? null : weight.cast(DType.F32),
+                    bias == null ? null : bias.cast(DType.F32), eps);
+            return y.cast(DType.F16);
         }
         Tensor centered = x.sub(x.mean(-1, true));
         Tensor variance = centered.mul(centered).mean(-1, true);

@@ -16,20 +16,55 @@ final class Creation {
         for (int d : dims) {
             if (d < 0) throw new TensorException(op, "negative dimension in " + Arrays.toString(dims) + "; expected sizes >= 0");
         }
-        return Shape.of(dims);
+        try {
+            return Shape.of(dims);
+        } catch (IllegalArgumentException tooLarge) {
+            throw new TensorException(op, tooLarge.getMessage());
+        }
     }
 
     static Tensor full(Backend backend, DType dtype, double value, Shape shape) {
+        checkValue("full", dtype, value, "value " + value);
         Tensor t = Tensor.empty(backend, dtype, shape);
         backend.execute(new Kernel.Fill(t.operand(), value));
         return t;
     }
 
+    /**
+     * Refuses a value {@code dtype} cannot hold (rather than saturating or wrapping it): NaN, an
+     * infinity or a value beyond the range for an integer type; a finite value that rounds to an
+     * infinity for a floating one. {@code what} names the value in the message.
+     */
+    static void checkValue(String op, DType dtype, double value, String what) {
+        boolean fits = switch (dtype) {
+            case I32 -> value > Integer.MIN_VALUE - 1.0 && value < Integer.MAX_VALUE + 1.0;
+            case I64 -> value >= -0x1p63 && value < 0x1p63;
+            case F32 -> !Double.isFinite(value) || Float.isFinite((float) value);
+            case F16 -> !Double.isFinite(value) || Float.isFinite(Float.float16ToFloat(Float.floatToFloat16((float) value)));
+        };
+        if (fits) return;
+        String range = switch (dtype) {
+            case I32 -> Integer.MIN_VALUE + " <= value <= " + Integer.MAX_VALUE;
+            case I64 -> "-2^63 <= value < 2^63";
+            case F32 -> "|value| <= " + Float.MAX_VALUE;
+            case F16 -> "|value| <= 65504";
+        };
+        throw new TensorException(op, what + " out of range for " + dtype.label() + "; expected " + range);
+    }
+
     static Tensor arange(Backend backend, DType dtype, double start, double end, double step) {
-        if (step == 0 || Double.isNaN(step)) throw new TensorException("arange", "step " + step + "; expected a nonzero step");
+        if (!Double.isFinite(start) || !Double.isFinite(end) || !Double.isFinite(step)) {
+            throw new TensorException("arange", "start=" + start + " end=" + end + " step=" + step + "; expected finite values");
+        }
+        if (step == 0) throw new TensorException("arange", "step " + step + "; expected a nonzero step");
         double count = Math.ceil((end - start) / step);
         if (count > Integer.MAX_VALUE) throw new TensorException("arange", count + " elements; expected at most " + Integer.MAX_VALUE);
         int n = (int) Math.max(0, count);
+        if (n > 0) {
+            checkValue("arange", dtype, start, "start " + start);
+            double last = start + (n - 1) * step;
+            checkValue("arange", dtype, last, "value " + last + " at index " + (n - 1));
+        }
         Tensor t = Tensor.empty(backend, dtype, Shape.of(n));
         MemorySegment s = t.storage.segment();
         for (int i = 0; i < n; i++) {
@@ -84,16 +119,28 @@ final class Creation {
         return fromArray(backend, DType.F32, flat, flat.length, new int[] {rows.length, cols});
     }
 
+    /** The most elements a Java array holds (the JDK's own limit, a few below Integer.MAX_VALUE). */
+    static final int MAX_ARRAY_LENGTH = Integer.MAX_VALUE - 8;
+
+    /** {@code shape}'s element count as the length of the Java array its values are drawn into, checked. */
+    static int javaArrayLength(String op, Shape shape) {
+        if (shape.elements() > MAX_ARRAY_LENGTH) {
+            throw new TensorException(op, "shape " + shape + " has " + shape.elements() + " elements; expected at most "
+                    + MAX_ARRAY_LENGTH + " for values drawn in Java");
+        }
+        return (int) shape.elements();
+    }
+
     static Tensor uniform(Backend backend, RandomGenerator rng, double low, double high, Shape shape) {
         if (!(low < high)) throw new TensorException("uniform", "range [" + low + ", " + high + "); expected low < high");
-        float[] v = new float[Math.toIntExact(shape.elements())];
+        float[] v = new float[javaArrayLength("uniform", shape)];
         for (int i = 0; i < v.length; i++) v[i] = (float) (low + (high - low) * rng.nextDouble());
         return write(backend, DType.F32, v, shape);
     }
 
     static Tensor normal(Backend backend, RandomGenerator rng, double mean, double std, Shape shape) {
         if (!(std >= 0)) throw new TensorException("normal", "standard deviation " + std + "; expected >= 0");
-        float[] v = new float[Math.toIntExact(shape.elements())];
+        float[] v = new float[javaArrayLength("normal", shape)];
         for (int i = 0; i < v.length; i++) v[i] = (float) (mean + std * rng.nextGaussian());
         return write(backend, DType.F32, v, shape);
     }

@@ -2,8 +2,11 @@ package dev.panamax.tensor;
 
 /**
  * The element types a tensor can hold. {@code F16} is a storage type (IEEE half, converted with
- * core's fp16 kernels); arithmetic on it runs in float precision and rounds on store. The integer
- * types hold indices and class labels.
+ * core's fp16 kernels); arithmetic on it runs in float precision and rounds on store, and its means,
+ * softmaxes and layer norms accumulate in f32. The integer types hold indices and class labels; their
+ * arithmetic wraps as two's complement and their sums are I64. Mixed dtypes promote as PyTorch's
+ * {@code result_type}; a float converts to an integer as Java's {@code (int)}/{@code (long)} do (NaN
+ * to 0, saturating). The full table: docs/ARCHITECTURE.md, "Dtype semantics".
  *
  * <pre>{@code
  * Tensor labels = Tensor.of(new long[] {0, 2, 1});     // I64

@@ -58,11 +58,28 @@ final class Elementwise {
         return s;
     }
 
+    /**
+     * {@code a op b} broadcast, both converted first to the dtype {@link Promotion} gives (true
+     * division of integers and pow compute in a floating type); comparisons give 1 or 0 in that dtype.
+     */
     static Tensor binary(String name, BinaryOp op, Tensor a, Tensor b) {
         Ops.check(name, a, b);
-        Ops.sameDtype(name, a, b);
-        if (op == BinaryOp.POW) Ops.floating(name, a, b);
         Shape shape = broadcastShape(name, a, b);
+        DType common = computeType(name, op, Promotion.of(a, b), a, b);
+        return ofOneDtype(name, op, cast(a, common), cast(b, common), shape);
+    }
+
+    /** The dtype {@code op} computes in, given the operands' promoted dtype. */
+    private static DType computeType(String name, BinaryOp op, DType promoted, Tensor... operands) {
+        if (op == BinaryOp.DIV) return Promotion.floating(promoted);
+        if (op == BinaryOp.POW && !promoted.isFloating()) {
+            throw TensorException.of(name, "integer operands only; expected a floating operand (pow computes in f32 or f16)", operands);
+        }
+        return promoted;
+    }
+
+    /** The op on two operands of one dtype, and its gradient. */
+    private static Tensor ofOneDtype(String name, BinaryOp op, Tensor a, Tensor b, Shape shape) {
         Tensor out = Tensor.empty(a.backend, a.dtype(), shape);
         a.backend.execute(new Kernel.Binary(op, out.operand(), a.operandAs(shape), b.operandAs(shape)));
         if (op.isComparison() || !Ops.recording(a, b)) return out;
@@ -93,15 +110,23 @@ final class Elementwise {
                     if (need[1]) gb = g.mul(y).div(b).neg();
                 }
                 case POW -> {
-                    if (need[0]) ga = g.mul(b).mul(a.pow(b.sub(1)));
-                    if (need[1]) gb = g.mul(y).mul(a.log());
+                    // PyTorch's pow_backward: 0 where the exponent is 0 (not 0 * inf), and 0 for the
+                    // exponent's gradient where the base is 0 and the exponent >= 0 (not 0 * -inf)
+                    Tensor zero = Creation.full(g.backend, g.dtype(), 0, Shape.scalar());
+                    if (need[0]) ga = where(isZero(b), zero, g.mul(b).mul(a.pow(b.sub(1L))));
+                    if (need[1]) {
+                        Tensor zeroBase = isZero(a).mul(scalar("ge", BinaryOp.GE, b, 0L));
+                        gb = g.mul(where(zeroBase, zero, y.mul(a.log())));
+                    }
                 }
                 case MAX, MIN -> {
-                    Tensor wins = op == BinaryOp.MAX ? a.gt(b) : a.lt(b);
+                    // PyTorch's: each side gets g unless the other one wins, half of it on a tie; a NaN
+                    // on either side wins no comparison, so both get g
                     Tensor half = a.eq(b).mul(0.5);
-                    Tensor share = wins.add(half);
-                    if (need[0]) ga = g.mul(share);
-                    if (need[1]) gb = g.mul(share.neg().add(1));
+                    Tensor aLoses = op == BinaryOp.MAX ? a.lt(b) : a.gt(b);
+                    Tensor bLoses = op == BinaryOp.MAX ? a.gt(b) : a.lt(b);
+                    if (need[0]) ga = g.mul(aLoses.add(half).neg().add(1L));
+                    if (need[1]) gb = g.mul(bLoses.add(half).neg().add(1L));
                 }
                 default -> throw new IllegalStateException("no gradient for " + op);
             }
@@ -109,9 +134,38 @@ final class Elementwise {
         }, a, b);
     }
 
+    private static Tensor isZero(Tensor t) {
+        return scalar("eq", BinaryOp.EQ, t, 0L);
+    }
+
+    /** {@code a op value} for a float scalar ({@code double}): an integer tensor computes in f32. */
     static Tensor scalar(String name, BinaryOp op, Tensor a, double value) {
         Ops.check(name, a);
-        if (op == BinaryOp.POW) Ops.floating(name, a);
+        DType common = computeType(name, op, Promotion.of(a, true), a);
+        return ofOneDtype(name, op, cast(a, common), value);
+    }
+
+    /**
+     * {@code a op value} for an integer scalar ({@code long}): a floating tensor keeps its dtype, an
+     * integer one too, the value checked against its range (never wrapped).
+     */
+    static Tensor scalar(String name, BinaryOp op, Tensor a, long value) {
+        Ops.check(name, a);
+        DType common = computeType(name, op, Promotion.of(a, false), a);
+        if (common == DType.I32 && (int) value != value) {
+            throw TensorException.of(name, "scalar " + value + " out of range for i32; expected " + Integer.MIN_VALUE
+                    + " <= scalar <= " + Integer.MAX_VALUE + " (or cast the tensor to i64)", a);
+        }
+        if (!common.isFloating() && (long) (double) value != value) {
+            // beyond 2^53 a double would round it: the exact value as a rank-0 i64 operand instead
+            Tensor exact = Creation.write(a.backend, DType.I64, new long[] {value}, Shape.scalar());
+            return ofOneDtype(name, op, cast(a, common), exact, a.shape);
+        }
+        return ofOneDtype(name, op, cast(a, common), (double) value);
+    }
+
+    /** The op on an operand and a scalar, computed in the operand's dtype, and its gradient. */
+    private static Tensor ofOneDtype(String name, BinaryOp op, Tensor a, double value) {
         Tensor out = Tensor.empty(a.backend, a.dtype(), a.shape);
         a.backend.execute(new Kernel.BinaryScalar(op, out.operand(), a.operand(), value));
         if (op.isComparison() || !Ops.recording(a)) return out;
@@ -120,7 +174,8 @@ final class Elementwise {
             case ADD, SUB -> g;
             case MUL -> g.mul(value);
             case DIV -> g.div(value);
-            case POW -> g.mul(a.pow(value - 1)).mul(value);
+            // an exponent of 0: a constant, gradient 0 (PyTorch), not 0 * x^-1 (NaN at x = 0)
+            case POW -> value == 0 ? Creation.full(g.backend, g.dtype(), 0, a.shape) : g.mul(a.pow(value - 1)).mul(value);
             case MAX, MIN -> g.mul(op == BinaryOp.MAX ? a.gt(value) : a.lt(value));
             default -> throw new IllegalStateException("no gradient for " + op);
         }}, a);
@@ -128,8 +183,12 @@ final class Elementwise {
 
     static Tensor where(Tensor cond, Tensor a, Tensor b) {
         Ops.check("where", cond, a, b);
-        if (a.dtype() != b.dtype()) throw TensorException.of("where", "a and b differ in dtype; expected one dtype", cond, a, b);
         Shape shape = broadcastShape("where", cond, a, b);
+        DType common = Promotion.of(a, b);
+        return whereOfOneDtype(cond, cast(a, common), cast(b, common), shape);
+    }
+
+    private static Tensor whereOfOneDtype(Tensor cond, Tensor a, Tensor b, Shape shape) {
         Tensor out = Tensor.empty(a.backend, a.dtype(), shape);
         a.backend.execute(new Kernel.Where(out.operand(), cond.operandAs(shape), a.operandAs(shape), b.operandAs(shape)));
         if (!Ops.recording(a, b)) return out;

@@ -27,18 +27,42 @@ final class InPlace {
         }
     }
 
+    /**
+     * {@code t = t kind other}. Mixed dtypes compute in the promoted dtype (as the out-of-place op)
+     * and store converted into {@code t}, as PyTorch does; a floating result into an integer tensor
+     * (an integer {@code t} with a floating {@code other}, or a true division) is refused.
+     */
     static Tensor binary(String op, BinaryOp kind, Tensor t, Tensor other) {
         check(op, t);
         Ops.check(op, t, other);
-        Ops.sameDtype(op, t, other);
         fitsInto(op, t, other);
-        t.backend.execute(new Kernel.Binary(kind, t.operand(), t.operand(), other.operandAs(t.shape)));
+        if (other.dtype() == t.dtype() && (kind != BinaryOp.DIV || t.dtype().isFloating())) {
+            t.backend.execute(new Kernel.Binary(kind, t.operand(), t.operand(), other.operandAs(t.shape)));
+            t.storage.markModified();
+            return t;
+        }
+        DType common = Promotion.of(t, other);
+        if (kind == BinaryOp.DIV) common = Promotion.floating(common);
+        if (common.isFloating() && !t.dtype().isFloating()) {
+            throw TensorException.of(op, "the result is " + common.label() + ", which an integer tensor cannot hold; expected a "
+                    + "floating target, or an out-of-place op", t, other);
+        }
+        try (var off = Autograd.noGrad()) {
+            Tensor result = Elementwise.binary(op, kind, t, other);
+            t.backend.execute(new Kernel.Unary(UnaryOp.COPY, t.operand(), result.operand()));
+        }
         t.storage.markModified();
         return t;
     }
 
-    static Tensor scalar(String op, BinaryOp kind, Tensor t, double value) {
+    /** {@code t = t kind value}; a float scalar ({@code floatScalar}) on an integer tensor is refused, as PyTorch does. */
+    static Tensor scalar(String op, BinaryOp kind, Tensor t, double value, boolean floatScalar) {
         check(op, t);
+        if (floatScalar && !t.dtype().isFloating()) {
+            throw TensorException.of(op, "a float scalar " + value + " on an integer tensor gives f32, which it cannot hold; "
+                    + "expected a long scalar, or an out-of-place op", t);
+        }
+        if (!floatScalar) Creation.checkValue(op, t.dtype(), value, "scalar " + (long) value);
         t.backend.execute(new Kernel.BinaryScalar(kind, t.operand(), t.operand(), value));
         t.storage.markModified();
         return t;

@@ -75,7 +75,7 @@ final class Movement {
             throw TensorException.of("reshape", "shape " + Arrays.toString(dims) + " holds " + known + " elements; expected "
                     + t.elements(), t);
         }
-        return Shape.of(out);
+        return Creation.shapeOf("reshape", out);
     }
 
     /**
@@ -150,7 +150,7 @@ final class Movement {
         int size = t.shape.dim(a);
         int s = clamp(start < 0 ? start + size : start, size);
         int e = clamp(end < 0 ? end + size : end, size);
-        int n = e <= s ? 0 : (e - s + step - 1) / step;
+        int n = e <= s ? 0 : (int) (((long) e - s + step - 1) / step); // in long: a step near 2^31 would wrap
         long[] strides = t.strides.clone();
         strides[a] *= step;
         Tensor out = new Tensor(t.backend, t.storage, t.shape.with(a, n), strides, t.offset + (n == 0 ? 0 : s * t.strides[a]));
@@ -235,10 +235,11 @@ final class Movement {
         if (tensors.isEmpty()) throw new TensorException("concat", "no tensors; expected at least one");
         Tensor[] ts = tensors.toArray(Tensor[]::new);
         Ops.check("concat", ts);
-        Ops.sameDtype("concat", ts);
+        DType common = null; // PyTorch's cat: the dtypes promote, each part converted as it is copied
+        for (Tensor t : ts) common = Promotion.promote(common, t.dtype());
         Tensor first = ts[0];
         int a = Reduction.normalizeAxes("concat", first, axis)[0];
-        int total = 0;
+        long total = 0;
         for (Tensor t : ts) {
             boolean fits = t.rank() == first.rank();
             for (int i = 0; fits && i < t.rank(); i++) fits = i == a || t.shape.dim(i) == first.shape.dim(i);
@@ -247,7 +248,10 @@ final class Movement {
             }
             total += t.shape.dim(a);
         }
-        Tensor out = Tensor.empty(first.backend, first.dtype(), first.shape.with(a, total));
+        if (total > Integer.MAX_VALUE) {
+            throw TensorException.of("concat", "axis " + axis + " would hold " + total + " elements; expected at most " + Integer.MAX_VALUE, ts);
+        }
+        Tensor out = Tensor.empty(first.backend, common, first.shape.with(a, (int) total));
         int[] starts = new int[ts.length];
         int at = 0;
         for (int k = 0; k < ts.length; k++) {
@@ -259,7 +263,7 @@ final class Movement {
         return Ops.track(out, "concat", (g, need) -> {
             Tensor[] grads = new Tensor[ts.length];
             for (int k = 0; k < ts.length; k++) {
-                if (need[k]) grads[k] = g.slice(a, starts[k], starts[k] + ts[k].shape.dim(a));
+                if (need[k]) grads[k] = g.slice(a, starts[k], starts[k] + ts[k].shape.dim(a)).cast(ts[k].dtype());
             }
             return grads;
         }, ts);

@@ -58,9 +58,19 @@ final class Reduction {
         return Shape.of(kept);
     }
 
+    /** The dtype a sum of {@code t} gives: its own when floating, I64 for integers (NumPy and PyTorch widen). */
+    static DType sumType(DType t) {
+        return t.isFloating() ? t : DType.I64;
+    }
+
     /** One reduce kernel along {@code axis}, keeping it as size 1; untracked. */
     static Tensor reduceAxis(ReduceOp op, Tensor t, int axis) {
-        Tensor out = Tensor.empty(t.backend, op == ReduceOp.ARGMAX ? DType.I64 : t.dtype(), t.shape.with(axis, 1));
+        DType dtype = switch (op) {
+            case ARGMAX -> DType.I64;
+            case SUM -> sumType(t.dtype());
+            case MAX, MIN -> t.dtype();
+        };
+        Tensor out = Tensor.empty(t.backend, dtype, t.shape.with(axis, 1));
         t.backend.execute(new Kernel.Reduce(op, out.operand(), t.operand(), axis));
         return out;
     }
@@ -70,7 +80,7 @@ final class Reduction {
         int[] ax = normalize("sum", t, axes);
         Tensor cur = t;
         for (int axis : ax) cur = reduceAxis(ReduceOp.SUM, cur, axis);
-        if (ax.length == 0) cur = Movement.copyAs(t, t.dtype());
+        if (ax.length == 0) cur = Movement.copyAs(t, sumType(t.dtype()));
         Shape keptShape = reducedShape(t.shape, ax, true);
         Tensor out = keepDim ? cur : Movement.view(cur, reducedShape(t.shape, ax, false));
         return Ops.track(out, "sum", (g, need) -> new Tensor[] {g.reshape(keptShape.raw()).broadcastTo(t.shape)}, t);
@@ -82,6 +92,8 @@ final class Reduction {
         int[] ax = normalize("mean", t, axes);
         long count = 1;
         for (int a : ax) count *= t.shape.dim(a);
+        // f16 accumulates in f32 (as PyTorch does): the mean of 40,000 twos is 2, not inf / 40,000
+        if (t.dtype() == DType.F16) return sum(t.cast(DType.F32), ax, keepDim).mul(1.0 / count).cast(DType.F16);
         return sum(t, ax, keepDim).mul(1.0 / count);
     }
 
@@ -94,7 +106,8 @@ final class Reduction {
         if (!Ops.recording(t)) return out;
         Tensor value = kept.detach();
         return Ops.trackSaving(out, name, new Tensor[] {t, value}, (g, need) -> {
-            Tensor mask = t.eq(value);
+            // shared evenly by the elements equal to the result, or by the NaNs where it is NaN (PyTorch)
+            Tensor mask = t.eq(value).add(t.ne(t).mul(value.ne(value)));
             Tensor share = mask.div(mask.sum(a, true));
             return new Tensor[] {share.mul(g.reshape(value.shape.raw()))};
         }, t);

@@ -1,5 +1,6 @@
 package dev.panamax.tensor;
 
+import java.math.BigInteger;
 import java.util.Arrays;
 
 /**
@@ -18,11 +19,27 @@ public final class Shape {
     private final long elements;
     private long[] contiguous; // row-major strides, made on first use, never handed out
 
+    /**
+     * The most elements a shape may have, 2^60 - 1: the byte size of any dtype's storage still fits
+     * in a {@code long}.
+     */
+    public static final long MAX_ELEMENTS = Long.MAX_VALUE / 8;
+
     private Shape(int[] dims) {
-        long n = 1;
+        boolean empty = false;
         for (int d : dims) {
-            if (d < 0) throw new IllegalArgumentException("negative dimension in shape " + Arrays.toString(dims));
-            n = Math.multiplyExact(n, d);
+            if (d < 0) throw new IllegalArgumentException("negative dimension in shape " + notation(dims) + "; expected sizes >= 0");
+            empty |= d == 0;
+        }
+        long n = empty ? 0 : 1;
+        for (int i = 0; i < dims.length && n > 0; i++) {
+            if (n > MAX_ELEMENTS / dims[i]) {
+                BigInteger count = BigInteger.ONE;
+                for (int d : dims) count = count.multiply(BigInteger.valueOf(d));
+                throw new IllegalArgumentException("shape " + notation(dims) + " has " + count
+                        + " elements; expected at most Shape.MAX_ELEMENTS=" + MAX_ELEMENTS);
+            }
+            n *= dims[i];
         }
         this.dims = dims;
         this.elements = n;
@@ -133,6 +150,10 @@ public final class Shape {
     /** NumPy's notation: {@code (2, 3)}, {@code (5,)}, {@code ()}. */
     @Override
     public String toString() {
+        return notation(dims);
+    }
+
+    private static String notation(int[] dims) {
         if (dims.length == 1) return "(" + dims[0] + ",)";
         StringBuilder sb = new StringBuilder("(");
         for (int i = 0; i < dims.length; i++) {

@@ -49,7 +49,8 @@ public final class Tensor implements AutoCloseable {
         this.storage = storage;
         this.shape = shape;
         this.strides = strides;
-        this.offset = offset;
+        // an empty view reads nothing: offset 0 keeps it inside its storage, which may hold no bytes
+        this.offset = shape.elements() == 0 ? 0 : offset;
     }
 
     // ---------------------------------------------------------------- creation
@@ -213,11 +214,22 @@ public final class Tensor implements AutoCloseable {
 
     // ---------------------------------------------------------------- elementwise
 
+    /**
+     * {@code this + other}, broadcast. Operands of different dtypes convert first to the dtype
+     * PyTorch's {@code result_type} gives (an integer with a floating tensor: the floating dtype;
+     * f16 with f32: f32; i32 with i64: i64); integer arithmetic wraps as two's complement.
+     */
     public Tensor add(Tensor other) {
         return Elementwise.binary("add", BinaryOp.ADD, this, other);
     }
 
+    /** {@code this + value}; a {@code double} is a float scalar: an integer tensor gives f32 (PyTorch's rule). */
     public Tensor add(double value) {
+        return Elementwise.scalar("add", BinaryOp.ADD, this, value);
+    }
+
+    /** {@code this + value}; a {@code long} is an integer scalar: the tensor keeps its dtype (the value must fit it). */
+    public Tensor add(long value) {
         return Elementwise.scalar("add", BinaryOp.ADD, this, value);
     }
 
@@ -229,19 +241,35 @@ public final class Tensor implements AutoCloseable {
         return Elementwise.scalar("sub", BinaryOp.SUB, this, value);
     }
 
+    public Tensor sub(long value) {
+        return Elementwise.scalar("sub", BinaryOp.SUB, this, value);
+    }
+
     public Tensor mul(Tensor other) {
         return Elementwise.binary("mul", BinaryOp.MUL, this, other);
     }
 
+    /** {@code this * value}: an integer tensor times a {@code double} is an f32 tensor ({@code i32 * 0.5 -> f32}). */
     public Tensor mul(double value) {
         return Elementwise.scalar("mul", BinaryOp.MUL, this, value);
     }
 
+    /** {@code this * value}: an integer tensor times a {@code long} keeps its dtype. */
+    public Tensor mul(long value) {
+        return Elementwise.scalar("mul", BinaryOp.MUL, this, value);
+    }
+
+    /** True division: integer operands give f32, as PyTorch's {@code /} does. */
     public Tensor div(Tensor other) {
         return Elementwise.binary("div", BinaryOp.DIV, this, other);
     }
 
     public Tensor div(double value) {
+        return Elementwise.scalar("div", BinaryOp.DIV, this, value);
+    }
+
+    /** True division by an integer: an integer tensor gives f32. */
+    public Tensor div(long value) {
         return Elementwise.scalar("div", BinaryOp.DIV, this, value);
     }
 
@@ -254,6 +282,10 @@ public final class Tensor implements AutoCloseable {
         return Elementwise.scalar("pow", BinaryOp.POW, this, exponent);
     }
 
+    public Tensor pow(long exponent) {
+        return Elementwise.scalar("pow", BinaryOp.POW, this, exponent);
+    }
+
     /** Elementwise maximum (NaN wins, as in NumPy's {@code maximum}). */
     public Tensor maximum(Tensor other) {
         return Elementwise.binary("maximum", BinaryOp.MAX, this, other);
@@ -263,7 +295,7 @@ public final class Tensor implements AutoCloseable {
         return Elementwise.binary("minimum", BinaryOp.MIN, this, other);
     }
 
-    /** 1 where equal, else 0, in this tensor's dtype. */
+    /** 1 where equal, else 0, in the dtype both operands promote to (see {@link #add(Tensor)}). */
     public Tensor eq(Tensor other) {
         return Elementwise.binary("eq", BinaryOp.EQ, this, other);
     }
@@ -288,12 +320,21 @@ public final class Tensor implements AutoCloseable {
         return Elementwise.binary("ge", BinaryOp.GE, this, other);
     }
 
-    /** 1 where {@code this > value}, else 0. */
+    /** 1 where {@code this > value}, else 0; compared in f32 for an integer tensor (as {@link #mul(double)}). */
     public Tensor gt(double value) {
         return Elementwise.scalar("gt", BinaryOp.GT, this, value);
     }
 
     public Tensor lt(double value) {
+        return Elementwise.scalar("lt", BinaryOp.LT, this, value);
+    }
+
+    /** 1 where {@code this > value}, else 0, in this tensor's dtype. */
+    public Tensor gt(long value) {
+        return Elementwise.scalar("gt", BinaryOp.GT, this, value);
+    }
+
+    public Tensor lt(long value) {
         return Elementwise.scalar("lt", BinaryOp.LT, this, value);
     }
 
@@ -499,7 +540,7 @@ public final class Tensor implements AutoCloseable {
 
     /** A view broadcast to {@code dims} (NumPy's {@code broadcast_to}): no copy, zero strides. */
     public Tensor expand(int... dims) {
-        return Movement.expand(this, Shape.of(dims));
+        return Movement.expand(this, Creation.shapeOf("expand", dims));
     }
 
     public Tensor broadcastTo(Shape target) {
@@ -597,7 +638,10 @@ public final class Tensor implements AutoCloseable {
 
     // ---------------------------------------------------------------- in place (no autograd)
 
-    /** {@code this += other} (broadcast to this shape). Returns this tensor. */
+    /**
+     * {@code this += other} (broadcast to this shape; another dtype computes as {@link #add(Tensor)}
+     * and is stored converted, refused where a floating result meets an integer tensor). Returns this tensor.
+     */
     public Tensor addInPlace(Tensor other) {
         return InPlace.binary("addInPlace", BinaryOp.ADD, this, other);
     }
@@ -614,12 +658,22 @@ public final class Tensor implements AutoCloseable {
         return InPlace.binary("divInPlace", BinaryOp.DIV, this, other);
     }
 
+    /** {@code this += value}; a floating tensor only (an integer one cannot hold the f32 result: use the {@code long} form). */
     public Tensor addInPlace(double value) {
-        return InPlace.scalar("addInPlace", BinaryOp.ADD, this, value);
+        return InPlace.scalar("addInPlace", BinaryOp.ADD, this, value, true);
+    }
+
+    /** {@code this += value}, the value converted to this tensor's dtype (an integer one checks its range). */
+    public Tensor addInPlace(long value) {
+        return InPlace.scalar("addInPlace", BinaryOp.ADD, this, value, false);
     }
 
     public Tensor mulInPlace(double value) {
-        return InPlace.scalar("mulInPlace", BinaryOp.MUL, this, value);
+        return InPlace.scalar("mulInPlace", BinaryOp.MUL, this, value, true);
+    }
+
+    public Tensor mulInPlace(long value) {
+        return InPlace.scalar("mulInPlace", BinaryOp.MUL, this, value, false);
     }
 
     /** Copies {@code source}'s values (broadcast, converted) into this tensor. Returns this tensor. */
@@ -630,6 +684,7 @@ public final class Tensor implements AutoCloseable {
     /** Sets every element to {@code value}. Returns this tensor. */
     public Tensor fill(double value) {
         InPlace.check("fill", this);
+        Creation.checkValue("fill", dtype(), value, "value " + value);
         backend.execute(new Kernel.Fill(operand(), value));
         storage.markModified();
         return this;

@@ -9,8 +9,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
@@ -255,7 +259,7 @@ public abstract class BackendContract extends ScopedTest {
             agree("add " + t, x -> x[0].add(x[1]), a, b);
             agree("sub " + t, x -> x[0].sub(x[1]), a, b);
             agree("mul " + t, x -> x[0].mul(x[1]), a, b);
-            agree("div truncates " + t, x -> x[0].div(x[1]), a, b);
+            agree("div is true division " + t, x -> x[0].div(x[1]), a, b);
             agree("maximum " + t, x -> x[0].maximum(x[1]), a, b);
             agree("eq " + t, x -> x[0].eq(x[1]), a, b);
             agree("scalar " + t, x -> x[0].mul(3).add(-2).div(4), a);
@@ -465,5 +469,293 @@ public abstract class BackendContract extends ScopedTest {
             model.close();
             return out;
         }, f32(32, 2), ints(DType.I64, 0, 3, 32));
+    }
+
+    // ------------------------------------------------------------------ dtype semantics (docs/ARCHITECTURE.md, "Dtype semantics")
+
+    /**
+     * Runs {@code op} on the reference backend and on the candidate; each must give exactly
+     * {@code dtype} and {@code expected} (integers compared as longs, floats bit for bit, NaN as NaN).
+     */
+    protected final void expect(String what, Supplier<Tensor> op, DType dtype, double... expected) {
+        for (Backend backend : new Backend[] {reference, candidate()}) {
+            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+                Tensor out = op.get();
+                String where = what + " on " + backend.name();
+                assertEquals(dtype, out.dtype(), where + ": dtype");
+                if (dtype.isFloating()) assertArrayEquals(expected, out.toDoubleArray(), where + ": values");
+                else {
+                    long[] longs = new long[expected.length];
+                    for (int i = 0; i < longs.length; i++) longs[i] = (long) expected[i];
+                    assertArrayEquals(longs, out.toLongArray(), where + ": values");
+                }
+            }
+        }
+    }
+
+    /** As {@link #expect}, for integer results given as longs (exact beyond 2^53). */
+    protected final void expectLongs(String what, Supplier<Tensor> op, DType dtype, long... expected) {
+        for (Backend backend : new Backend[] {reference, candidate()}) {
+            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+                Tensor out = op.get();
+                assertEquals(dtype, out.dtype(), what + " on " + backend.name() + ": dtype");
+                assertArrayEquals(expected, out.toLongArray(), what + " on " + backend.name() + ": values");
+            }
+        }
+    }
+
+    /** {@code op} refused on the reference backend and on the candidate, the message holding every fragment. */
+    protected final void refuses(String what, Supplier<Tensor> op, String... fragments) {
+        for (Backend backend : new Backend[] {reference, candidate()}) {
+            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, op::get, what + " on " + backend.name());
+                for (String f : fragments) {
+                    assertTrue(e.getMessage().contains(f), what + " on " + backend.name() + ": message lacks '" + f + "': " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    private static final double NAN = Double.NaN, INF = Double.POSITIVE_INFINITY;
+
+    @Test
+    void castsOfNanInfinityAndOutOfRangeFollowJavasNarrowing() {
+        float[] odd = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 3e9f, -3e9f, 2.7f, -2.7f, 1e20f, -0.0f};
+        expectLongs("f32 to i32", () -> Tensor.of(odd).cast(DType.I32), DType.I32,
+                0, Integer.MAX_VALUE, Integer.MIN_VALUE, Integer.MAX_VALUE, Integer.MIN_VALUE, 2, -2, Integer.MAX_VALUE, 0);
+        expectLongs("f32 to i64", () -> Tensor.of(odd).cast(DType.I64), DType.I64,
+                0, Long.MAX_VALUE, Long.MIN_VALUE, 3_000_000_000L, -3_000_000_000L, 2, -2, Long.MAX_VALUE, 0);
+        expectLongs("f32 to i32, strided", () -> Tensor.of(odd).slice(0, 0, 9, 2).cast(DType.I32), DType.I32,
+                0, Integer.MIN_VALUE, Integer.MIN_VALUE, -2, 0);
+        expectLongs("f16 to i32", () -> Tensor.of(new float[] {Float.NaN, 65504, -65504, Float.POSITIVE_INFINITY}).cast(DType.F16)
+                .cast(DType.I32), DType.I32, 0, 65504, -65504, Integer.MAX_VALUE);
+        expectLongs("i64 to i32 wraps", () -> Tensor.of(new long[] {(1L << 32) + 5, -1, 1L << 31, Long.MIN_VALUE}).cast(DType.I32),
+                DType.I32, 5, -1, Integer.MIN_VALUE, 0);
+        long big = (1L << 60) + (1L << 36) + 1; // rounds up once, but to 2^60 through a double
+        expect("i64 to f32 rounds once", () -> Tensor.of(new long[] {big, -big}).cast(DType.F32), DType.F32, (float) big, (float) -big);
+        expect("full i32 from a fraction truncates", () -> Tensor.full(DType.I32, -2.9, 2), DType.I32, -2, -2);
+    }
+
+    @Test
+    void integerArithmeticWrapsAsTwosComplement() {
+        expectLongs("i32 add", () -> Tensor.of(new int[] {Integer.MAX_VALUE, Integer.MIN_VALUE}).add(Tensor.of(new int[] {1, -1})),
+                DType.I32, Integer.MIN_VALUE, Integer.MAX_VALUE);
+        expectLongs("i32 mul", () -> Tensor.of(new int[] {65536, 46341}).mul(Tensor.of(new int[] {65536, 46341})), DType.I32,
+                0, (int) (46341L * 46341L));
+        expectLongs("i32 scalar", () -> Tensor.of(new int[] {Integer.MAX_VALUE}).add(1), DType.I32, Integer.MIN_VALUE);
+        expectLongs("i64 add", () -> Tensor.of(new long[] {Long.MAX_VALUE}).add(1), DType.I64, Long.MIN_VALUE);
+        expectLongs("i64 exact scalar beyond 2^53", () -> Tensor.of(new long[] {0, 1}).add((1L << 53) + 1), DType.I64,
+                (1L << 53) + 1, (1L << 53) + 2);
+        refuses("i32 and a scalar beyond i32", () -> Tensor.of(new int[] {1}).add(3_000_000_000L), "scalar 3000000000 out of range for i32");
+    }
+
+    @Test
+    void integerSumsWidenToI64() {
+        int max = Integer.MAX_VALUE;
+        expectLongs("sum all", () -> Tensor.of(new int[] {max, max, max}).sum(), DType.I64, 3L * max);
+        expectLongs("sum axis", () -> Tensor.of(new int[] {max, max, 1, 2}, 2, 2).sum(0, false), DType.I64, max + 1L, max + 2L);
+        expectLongs("sum no axes", () -> Tensor.of(new int[] {max}).sum(new int[0], false), DType.I64, max);
+        expect("sum f32 stays f32", () -> Tensor.of(new float[] {1, 2}).sum(), DType.F32, 3);
+        long top = 1L << 53;
+        expectLongs("argmax beyond 2^53", () -> Tensor.of(new long[] {top, top + 1, top}).argmax(0), DType.I64, 1);
+        expectLongs("max beyond 2^53", () -> Tensor.of(new long[] {top, top + 1, top}).max(), DType.I64, top + 1);
+    }
+
+    @Test
+    void nanPropagatesThroughReluMaxAndMin() {
+        Supplier<Tensor> a = () -> Tensor.of(new float[] {Float.NaN, -1, 2, 0});
+        Supplier<Tensor> b = () -> Tensor.of(new float[] {0, Float.NaN, 1, 0});
+        expect("relu", () -> a.get().relu(), DType.F32, NAN, 0, 2, 0);
+        expect("relu large", () -> a.get().expand(5000, 4).contiguous().relu().sum(0, false), DType.F32, NAN, 0, 10000, 0);
+        expect("maximum", () -> a.get().maximum(b.get()), DType.F32, NAN, NAN, 2, 0);
+        expect("minimum", () -> a.get().minimum(b.get()), DType.F32, NAN, NAN, 1, 0);
+        expect("max reduction", () -> Tensor.stack(List.of(a.get(), b.get()), 0).max(0, false), DType.F32, NAN, NAN, 2, 0);
+        expect("min reduction", () -> Tensor.stack(List.of(a.get(), b.get()), 1).min(1, false), DType.F32, NAN, NAN, 1, 0);
+        expect("max all", () -> a.get().max(), DType.F32, NAN);
+        expectLongs("argmax picks the NaN", () -> b.get().argmax(0), DType.I64, 1);
+        expect("f16 relu", () -> a.get().cast(DType.F16).relu(), DType.F16, NAN, 0, 2, 0);
+        expect("pow as C's pow", () -> Tensor.of(new float[] {1, -1, 1, Float.NaN, 2}).pow(Tensor.of(new float[] {Float.NaN,
+                Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 0, Float.NaN})), DType.F32, 1, 1, 1, 1, NAN);
+    }
+
+    @Test
+    void nanGradientsOfMaxAndMinFollowPytorch() {
+        for (Backend backend : new Backend[] {reference, candidate()}) {
+            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+                String on = " on " + backend.name();
+                Tensor a = Tensor.of(new float[] {Float.NaN, 1, 2, 3}).requiresGrad(true);
+                Tensor b = Tensor.of(new float[] {0, Float.NaN, 2, 1}).requiresGrad(true);
+                a.maximum(b).sum().backward();
+                assertArrayEquals(new double[] {1, 1, 0.5, 1}, a.grad().toDoubleArray(), "maximum, a" + on);
+                assertArrayEquals(new double[] {1, 1, 0.5, 0}, b.grad().toDoubleArray(), "maximum, b" + on);
+                a.zeroGrad();
+                b.zeroGrad();
+                a.minimum(b).sum().backward();
+                assertArrayEquals(new double[] {1, 1, 0.5, 0}, a.grad().toDoubleArray(), "minimum, a" + on);
+                assertArrayEquals(new double[] {1, 1, 0.5, 1}, b.grad().toDoubleArray(), "minimum, b" + on);
+                a.zeroGrad();
+                b.zeroGrad();
+                Tensor c = Tensor.of(new float[] {1, Float.NaN, 3, Float.NaN}).requiresGrad(true);
+                c.max().backward();
+                assertArrayEquals(new double[] {0, 0.5, 0, 0.5}, c.grad().toDoubleArray(), "max of a NaN: shared by the NaNs" + on);
+                c.zeroGrad();
+                c.min(0, false).backward();
+                assertArrayEquals(new double[] {0, 0.5, 0, 0.5}, c.grad().toDoubleArray(), "min of a NaN" + on);
+                c.zeroGrad();
+            }
+        }
+    }
+
+    @Test
+    void mixedDtypesPromoteAsPytorchResultType() {
+        Supplier<Tensor> i32 = () -> Tensor.of(new int[] {1, 2, 3});
+        expect("i32 * 0.5", () -> i32.get().mul(0.5), DType.F32, 0.5, 1, 1.5);
+        expect("i32 * 2", () -> i32.get().mul(2), DType.I32, 2, 4, 6);
+        expect("i32 / i32", () -> i32.get().div(Tensor.of(new int[] {2, 2, 2})), DType.F32, 0.5, 1, 1.5);
+        expect("i32 / 2", () -> i32.get().div(2), DType.F32, 0.5, 1, 1.5);
+        expect("i32 + i64", () -> i32.get().add(Tensor.of(new long[] {10, 20, 30})), DType.I64, 11, 22, 33);
+        expect("i32 + f32", () -> i32.get().add(Tensor.of(new float[] {0.5f, 0.5f, 0.5f})), DType.F32, 1.5, 2.5, 3.5);
+        expect("f16 + f32", () -> Tensor.of(new float[] {1, 2}).cast(DType.F16).add(Tensor.of(new float[] {0.25f, 0.5f})), DType.F32,
+                1.25, 2.5);
+        expect("i64 + f16", () -> Tensor.of(new long[] {1, 2}).add(Tensor.of(new float[] {0.5f, 0.5f}).cast(DType.F16)), DType.F16,
+                1.5, 2.5);
+        expect("f16 + rank-0 f32", () -> Tensor.of(new float[] {1, 2}).cast(DType.F16).add(Tensor.scalar(0.5)), DType.F16, 1.5, 2.5);
+        expect("i32 + rank-0 f32", () -> i32.get().add(Tensor.scalar(0.5)), DType.F32, 1.5, 2.5, 3.5);
+        expect("i32 > 1.5", () -> i32.get().gt(1.5), DType.F32, 0, 1, 1);
+        expect("i32 < 2", () -> i32.get().lt(2), DType.I32, 1, 0, 0);
+        expect("i32 pow 0.5", () -> Tensor.of(new int[] {4, 9}).pow(0.5), DType.F32, 2, 3);
+        expect("where i32 or f32", () -> Tensor.where(Tensor.of(new int[] {1, 0}), Tensor.of(new int[] {7, 7}),
+                Tensor.of(new float[] {0.5f, 0.5f})), DType.F32, 7, 0.5);
+        expect("concat i32 and f32", () -> Tensor.concat(List.of(i32.get(), Tensor.of(new float[] {0.5f})), 0), DType.F32, 1, 2, 3, 0.5);
+        expect("concat f16 and i64", () -> Tensor.concat(List.of(Tensor.of(new long[] {7}), Tensor.of(new float[] {0.5f}).cast(DType.F16)), 0),
+                DType.F16, 7, 0.5);
+        refuses("concat past 2^31 along the axis", () -> Tensor.concat(List.of(Tensor.zeros(1).expand((1 << 30) + 1),
+                Tensor.zeros(1).expand((1 << 30) + 1)), 0), "concat: axis 0 would hold 2147483650 elements; expected at most 2147483647");
+        refuses("pow of integers", () -> i32.get().pow(2), "pow: integer operands only");
+        refuses("float scalar in place on an integer tensor", () -> Tensor.of(new int[] {1}).addInPlace(0.5), "addInPlace", "[a: (1,) i32]");
+        expectLongs("integer scalar in place", () -> Tensor.of(new int[] {1}).mulInPlace(3).addInPlace(4), DType.I32, 7);
+        expect("f32 into f16 in place", () -> Tensor.of(new float[] {1, 2}).cast(DType.F16).addInPlace(Tensor.of(new float[] {0.25f, 1e5f})),
+                DType.F16, 1.25, INF);
+        expectLongs("i64 into i32 in place wraps", () -> Tensor.of(new int[] {Integer.MAX_VALUE}).addInPlace(Tensor.of(new long[] {1})),
+                DType.I32, Integer.MIN_VALUE);
+        expect("i32 into f32 in place", () -> Tensor.of(new float[] {1, 2}).divInPlace(Tensor.of(new int[] {2, 4})), DType.F32, 0.5, 0.5);
+        refuses("f32 into i32 in place", () -> Tensor.of(new int[] {1}).addInPlace(Tensor.of(new float[] {0.5f})),
+                "addInPlace: the result is f32, which an integer tensor cannot hold");
+        refuses("true division in place on integers", () -> Tensor.of(new int[] {4}).divInPlace(Tensor.of(new int[] {2})),
+                "divInPlace: the result is f32, which an integer tensor cannot hold");
+    }
+
+    @Test
+    void promotedGradientsFlowBackToEachDtype() {
+        for (Backend backend : new Backend[] {reference, candidate()}) {
+            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+                Tensor half = Tensor.of(new float[] {1, 2}).cast(DType.F16).requiresGrad(true);
+                Tensor full = Tensor.of(new float[] {3, 4}).requiresGrad(true);
+                half.mul(full).sum().backward();
+                assertEquals(DType.F16, half.grad().dtype(), backend.name());
+                assertArrayEquals(new double[] {3, 4}, half.grad().toDoubleArray(), backend.name());
+                assertArrayEquals(new double[] {1, 2}, full.grad().toDoubleArray(), backend.name());
+                half.zeroGrad();
+                full.zeroGrad();
+                Tensor.concat(List.of(half, full), 0).mul(Tensor.of(new float[] {1, 2, 3, 4})).sum().backward();
+                assertEquals(DType.F16, half.grad().dtype(), "concat: " + backend.name());
+                assertArrayEquals(new double[] {1, 2}, half.grad().toDoubleArray(), "concat: " + backend.name());
+                assertArrayEquals(new double[] {3, 4}, full.grad().toDoubleArray(), "concat: " + backend.name());
+                half.zeroGrad();
+                full.zeroGrad();
+            }
+        }
+    }
+
+    @Test
+    void f16ReductionsAccumulateInF32() {
+        expect("mean of 40,000 twos", () -> Tensor.full(DType.F16, 2, 40_000).mean(), DType.F16, 2);
+        expect("mean along an axis", () -> Tensor.full(DType.F16, 2, 2, 40_000).mean(1, false), DType.F16, 2, 2);
+        double share = Float.float16ToFloat(Float.floatToFloat16(1e-5f));
+        expect("softmax of 100,000", () -> Tensor.zeros(DType.F16, 100_000).softmax(0).slice(0, 0, 2), DType.F16, share, share);
+        double log = Float.float16ToFloat(Float.floatToFloat16((float) -Math.log(100_000)));
+        expect("logSoftmax of 100,000", () -> Tensor.zeros(DType.F16, 100_000).logSoftmax(0).slice(0, 0, 1), DType.F16, log);
+        expect("layerNorm of large halves", () -> Tensor.of(new float[] {-400, 400}).cast(DType.F16).layerNorm(null, null, 0),
+                DType.F16, -1, 1);
+        expect("crossEntropy of f16 logits", () -> Tensor.crossEntropy(Tensor.zeros(DType.F16, 1, 100_000), Tensor.of(new long[] {0})),
+                DType.F16, Float.float16ToFloat(Float.floatToFloat16((float) Math.log(100_000))));
+    }
+
+    @Test
+    void valuesOutOfADtypesRangeAreRefusedAtCreation() {
+        refuses("arange i32 to 3e9", () -> Tensor.arange(DType.I32, 0, 3.5e9, 1e9),
+                "arange: value 3.0E9 at index 3 out of range for i32; expected -2147483648 <= value <= 2147483647");
+        refuses("arange i32 from 3e9", () -> Tensor.arange(DType.I32, 3e9, 3e9 + 2, 1), "arange: start 3.0E9 out of range for i32");
+        refuses("arange f16 beyond 65504", () -> Tensor.arange(DType.F16, 0, 2e5, 1e5), "out of range for f16");
+        refuses("arange to NaN", () -> Tensor.arange(DType.F32, 0, Double.NaN, 1), "arange: start=0.0 end=NaN step=1.0; expected finite values");
+        refuses("full i32 3e9", () -> Tensor.full(DType.I32, 3e9, 2), "full: value 3.0E9 out of range for i32");
+        refuses("full i64 NaN", () -> Tensor.full(DType.I64, Double.NaN, 2), "full: value NaN out of range for i64");
+        refuses("fill i32 -3e9", () -> Tensor.zeros(DType.I32, 2).fill(-3e9), "fill: value -3.0E9 out of range for i32");
+        expect("arange i32 near the top", () -> Tensor.arange(DType.I32, 2147483645, 2147483648.0, 1), DType.I32,
+                2147483645, 2147483646, 2147483647);
+        expect("full f32 infinity", () -> Tensor.full(DType.F32, INF, 1), DType.F32, INF);
+    }
+
+    @Test
+    void emptyTensorsReduceAsPytorch() {
+        for (Backend backend : new Backend[] {reference, candidate()}) {
+            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+                assertTrue(Tensor.zeros(3, 0).isContiguous(), backend.name());
+                assertEquals(Shape.of(0), Tensor.zeros(3, 0).sum(0, false).shape(), backend.name());
+                assertEquals(Shape.of(0), Tensor.zeros(3, 0).max(0, false).shape(), backend.name());
+                assertEquals(Shape.of(3, 0), Tensor.zeros(3, 0).transpose(0, 1).contiguous().t().shape(), backend.name());
+                Tensor emptyView = Tensor.stack(List.of(Tensor.zeros(0, 3), Tensor.zeros(0, 3)), -1).select(-1, 1);
+                assertEquals(0, emptyView.toDoubleArray().length, "an empty view past its storage's end reads as empty on " + backend.name());
+            }
+        }
+        expect("sum along the empty axis", () -> Tensor.zeros(3, 0).sum(1, false), DType.F32, 0, 0, 0);
+        expectLongs("integer sum along the empty axis", () -> Tensor.zeros(DType.I32, 2, 0).sum(1, true), DType.I64, 0, 0);
+        expect("mean along the empty axis", () -> Tensor.zeros(2, 0).mean(1, false), DType.F32, NAN, NAN);
+        expect("sum of an empty tensor", () -> Tensor.zeros(0, 4).sum(), DType.F32, 0);
+        refuses("max along the empty axis", () -> Tensor.zeros(3, 0).max(1, false), "max: axis 1 is empty; expected at least one element");
+        refuses("argmax along the empty axis", () -> Tensor.zeros(3, 0).argmax(-1), "argmax: axis -1 is empty");
+    }
+
+    @Test
+    void powGradientsAtBaseZeroMatchPytorch() {
+        for (Backend backend : new Backend[] {reference, candidate()}) {
+            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+                String on = " on " + backend.name();
+                Tensor x = Tensor.of(new float[] {0, 0, 2}).requiresGrad(true);
+                x.pow(0).sum().backward();
+                assertArrayEquals(new double[] {0, 0, 0}, x.grad().toDoubleArray(), "x^0" + on);
+                x.zeroGrad();
+                x.pow(2).sum().backward();
+                assertArrayEquals(new double[] {0, 0, 4}, x.grad().toDoubleArray(), "x^2" + on);
+                x.zeroGrad();
+                Tensor e = Tensor.of(new float[] {0, 2, 3}).requiresGrad(true);
+                x.pow(e).sum().backward();
+                assertArrayEquals(new double[] {0, 0, 12}, x.grad().toDoubleArray(), "d x^e / dx" + on);
+                assertArrayEquals(new double[] {0, 0, (float) (8 * Math.log(2))}, e.grad().toDoubleArray(), "d x^e / de" + on);
+                Tensor negative = Tensor.of(new float[] {0}).requiresGrad(true);
+                Tensor minusOne = Tensor.of(new float[] {-1}).requiresGrad(true);
+                negative.pow(minusOne).sum().backward();
+                assertEquals(Double.NEGATIVE_INFINITY, negative.grad().item(), "d 0^-1 / dx" + on); // -1 * 0^-2, as PyTorch
+                assertEquals(Double.NEGATIVE_INFINITY, minusOne.grad().item(), "d 0^-1 / de" + on); // inf * log 0, as PyTorch
+                for (Tensor leaf : List.of(x, e, negative, minusOne)) leaf.zeroGrad();
+            }
+        }
+    }
+
+    @Test
+    void hugeShapesNameTheShapeAndTheLimit() {
+        refuses("zeros of 2^90 elements", () -> Tensor.zeros(1 << 30, 1 << 30, 1 << 30),
+                "full: shape (1073741824, 1073741824, 1073741824) has 1237940039285380274899124224 elements; expected at most "
+                        + "Shape.MAX_ELEMENTS=1152921504606846975");
+        // 2^90 wraps to 0 in a long: the element count an empty tensor has, yet no shape of 2^90 elements exists
+        refuses("reshape to 2^90 elements", () -> Tensor.zeros(0).reshape(1 << 30, 1 << 30, 1 << 30),
+                "reshape: shape (1073741824, 1073741824, 1073741824) has 1237940039285380274899124224 elements; expected at most");
+        refuses("expand to 2^90 elements", () -> Tensor.zeros(1).expand(1 << 30, 1 << 30, 1 << 30),
+                "expand: shape (1073741824, 1073741824, 1073741824) has 1237940039285380274899124224 elements; expected at most");
+        expectLongs("slice with a step near 2^31", () -> Tensor.arange(5).slice(0, 1, 5, Integer.MAX_VALUE), DType.I64, 1);
+        refuses("uniform of 2^32 elements", () -> Tensor.uniform(new SplittableRandom(1), 0, 1, 1 << 16, 1 << 16),
+                "uniform: shape (65536, 65536) has 4294967296 elements; expected at most 2147483639 for values drawn in Java");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Shape.of(1 << 30, 1 << 30, 1 << 30));
+        assertTrue(e.getMessage().startsWith("shape (1073741824, 1073741824, 1073741824) has "), e.getMessage());
     }
 }

@@ -51,7 +51,9 @@ class ErrorsTest extends ScopedTest {
     void dtypeMismatches() {
         Tensor f = Tensor.zeros(3);
         Tensor i = Tensor.zeros(DType.I64, 3);
-        refused("add: dtypes differ; expected one dtype (convert with cast) [a: (3,) f32, b: (3,) i64]", () -> f.add(i));
+        assertEquals(DType.F32, f.add(i).dtype()); // promoted, as PyTorch's result_type
+        refused("pow: integer operands only; expected a floating operand (pow computes in f32 or f16) [a: (3,) i64, b: (3,) i64]",
+                () -> i.pow(i));
         refused("exp: expected a floating dtype (f32 or f16) [a: (3,) i64]", i::exp);
         refused("matmul: expected a floating dtype (f32 or f16) [a: (3,) i64, b: (3,) i64]", () -> i.matmul(i));
         refused("requiresGrad: only floating tensors can require gradients [a: (3,) i64]", () -> i.requiresGrad(true));

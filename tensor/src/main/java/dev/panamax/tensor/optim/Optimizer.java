@@ -5,7 +5,9 @@ import dev.panamax.tensor.Tensor;
 import dev.panamax.tensor.TensorScope;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Updates parameters in place from their gradients. {@link #step()} runs without autograd and in a
@@ -16,11 +18,24 @@ public abstract class Optimizer implements AutoCloseable {
     protected final List<Tensor> parameters;
     private final List<Tensor> state = new ArrayList<>();
 
+    /**
+     * Checks every parameter: a leaf that requires gradients, given once (a parameter listed twice,
+     * or two sharing one storage, would be stepped twice per step).
+     */
     protected Optimizer(List<Tensor> parameters) {
-        for (Tensor p : parameters) {
+        Map<Object, Integer> seen = new IdentityHashMap<>();
+        for (int i = 0; i < parameters.size(); i++) {
+            Tensor p = parameters.get(i);
+            if (p == null) throw new IllegalArgumentException("optimizer parameter index=" + i + " is null");
             if (!p.requiresGrad() || !p.isLeaf()) {
-                throw new IllegalArgumentException("optimizer parameter " + p.shape() + " " + p.dtype().label()
+                throw new IllegalArgumentException("optimizer parameter index=" + i + " " + p.shape() + " " + p.dtype().label()
                         + " must be a leaf that requires gradients");
+            }
+            Integer first = seen.putIfAbsent(p.storage(), i);
+            if (first != null) {
+                throw new IllegalArgumentException("optimizer parameter index=" + i + " " + p.shape() + " " + p.dtype().label()
+                        + (parameters.get(first) == p ? " is the same tensor as" : " shares its storage with") + " parameter index="
+                        + first + "; expected each parameter once (it would be updated twice per step)");
             }
         }
         this.parameters = List.copyOf(parameters);

@@ -27,21 +27,27 @@ final class Elements {
         };
     }
 
-    /** Stores {@code v}: rounded to f32/f16, truncated toward zero for integers (NaN becomes 0). */
+    /**
+     * Stores {@code v}: rounded to nearest even for f32/f16; for integers Java's narrowing
+     * conversion (truncated toward zero, NaN becomes 0, values beyond the type's range saturate at
+     * its bounds), the rule every backend follows.
+     */
     static void set(MemorySegment s, DType t, long i, double v) {
         switch (t) {
             case F32 -> s.setAtIndex(ValueLayout.JAVA_FLOAT, i, (float) v);
             case F16 -> s.setAtIndex(ValueLayout.JAVA_SHORT, i, Fp16.toHalf((float) v));
-            case I32 -> s.setAtIndex(ValueLayout.JAVA_INT, i, (int) (long) v);
+            case I32 -> s.setAtIndex(ValueLayout.JAVA_INT, i, (int) v);
             case I64 -> s.setAtIndex(ValueLayout.JAVA_LONG, i, (long) v);
         }
     }
 
+    /** Stores integer {@code v}: the low bits for integer types (two's complement wrap), one rounding to float otherwise. */
     static void setLong(MemorySegment s, DType t, long i, long v) {
         switch (t) {
             case I32 -> s.setAtIndex(ValueLayout.JAVA_INT, i, (int) v);
             case I64 -> s.setAtIndex(ValueLayout.JAVA_LONG, i, v);
-            case F32, F16 -> set(s, t, i, v);
+            case F32 -> s.setAtIndex(ValueLayout.JAVA_FLOAT, i, (float) v);
+            case F16 -> s.setAtIndex(ValueLayout.JAVA_SHORT, i, Fp16.toHalf((float) v));
         }
     }
 }

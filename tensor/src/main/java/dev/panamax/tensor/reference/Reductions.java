@@ -26,9 +26,9 @@ final class Reductions {
                         for (int i = 0; i < length; i++) sum += Elements.get(x, t, start + i * step);
                         Elements.set(o, t, w.offsets[0], sum);
                     } else {
-                        long sum = 0;
+                        long sum = 0; // wraps as two's complement past the i64 range
                         for (int i = 0; i < length; i++) sum += Elements.getLong(x, t, start + i * step);
-                        Elements.setLong(o, t, w.offsets[0], sum);
+                        Elements.setLong(o, out.dtype(), w.offsets[0], sum);
                     }
                 }
                 case MAX, MIN -> {
@@ -42,6 +42,10 @@ final class Reductions {
                     else Elements.setLong(o, t, w.offsets[0], extremeLong(op, x, t, start, step, length));
                 }
                 case ARGMAX -> {
+                    if (!t.isFloating()) {
+                        Elements.setLong(o, out.dtype(), w.offsets[0], argmaxLong(x, t, start, step, length));
+                        continue;
+                    }
                     int bestAt = 0;
                     double best = Elements.get(x, t, start);
                     for (int i = 1; i < length && !Double.isNaN(best); i++) {
@@ -55,6 +59,20 @@ final class Reductions {
                 }
             }
         }
+    }
+
+    /** The first index of the largest integer, compared as longs (a double would merge values beyond 2^53). */
+    private static int argmaxLong(MemorySegment x, DType t, long start, long step, int length) {
+        int bestAt = 0;
+        long best = Elements.getLong(x, t, start);
+        for (int i = 1; i < length; i++) {
+            long v = Elements.getLong(x, t, start + i * step);
+            if (v > best) {
+                best = v;
+                bestAt = i;
+            }
+        }
+        return bestAt;
     }
 
     private static long extremeLong(ReduceOp op, MemorySegment x, DType t, long start, long step, int length) {

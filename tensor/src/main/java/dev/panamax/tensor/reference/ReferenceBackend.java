@@ -58,7 +58,7 @@ public final class ReferenceBackend implements Backend {
     private static void unary(UnaryOp op, Operand out, Operand in) {
         MemorySegment o = out.storage().segment(), x = in.storage().segment();
         DType to = out.dtype(), from = in.dtype();
-        boolean integers = op == UnaryOp.COPY && !from.isFloating() && !to.isFloating();
+        boolean integers = op == UnaryOp.COPY && !from.isFloating();
         for (Walk w = new Walk(out.shape(), out, in); w.hasNext(); w.advance()) {
             if (integers) {
                 Elements.setLong(o, to, w.offsets[0], Elements.getLong(x, from, w.offsets[1]));
@@ -76,7 +76,7 @@ public final class ReferenceBackend implements Backend {
             case LOG -> Math.log(x);
             case SQRT -> Math.sqrt(x);
             case ABS -> Math.abs(x);
-            case RELU -> x > 0 ? x : 0;
+            case RELU -> x > 0 || Double.isNaN(x) ? x : 0;
             case STEP -> x > 0 ? 1 : 0;
             case SIGMOID -> 1 / (1 + Math.exp(-x));
             case TANH -> Math.tanh(x);
@@ -114,7 +114,7 @@ public final class ReferenceBackend implements Backend {
             case SUB -> a - b;
             case MUL -> a * b;
             case DIV -> a / b;
-            case POW -> Math.pow(a, b);
+            case POW -> pow(a, b);
             case MAX -> Math.max(a, b);
             case MIN -> Math.min(a, b);
             case RELU_BACKWARD -> b > 0 ? a : 0;
@@ -125,6 +125,15 @@ public final class ReferenceBackend implements Backend {
             case GT -> a > b ? 1 : 0;
             case GE -> a >= b ? 1 : 0;
         };
+    }
+
+    /**
+     * C's {@code pow} (and so PyTorch's and the cpu kernels'): as {@link Math#pow} but 1 for a base
+     * of 1 whatever the exponent (NaN included) and for -1 to an infinite power, where Java gives NaN.
+     */
+    static double pow(double a, double b) {
+        if (a == 1 || (a == -1 && Double.isInfinite(b))) return 1;
+        return Math.pow(a, b);
     }
 
     static long apply(BinaryOp op, long a, long b) {

@@ -31,8 +31,9 @@ public record Operand(Storage storage, int[] shape, long[] strides, long offset)
         return n;
     }
 
-    /** Whether the elements are row-major and dense from {@code offset}. */
+    /** Whether the elements are row-major and dense from {@code offset} (an empty operand always is). */
     public boolean isContiguous() {
+        for (int d : shape) if (d == 0) return true;
         long s = 1;
         for (int i = shape.length - 1; i >= 0; i--) {
             if (shape[i] != 1 && strides[i] != s) return false;

@@ -2,8 +2,10 @@ package dev.panamax.tensor.spi;
 
 /**
  * Elementwise functions of one operand. All but {@link #COPY} take and give a floating type
- * (out's dtype equals in's); {@code COPY} converts between any two dtypes (float to integer
- * truncates toward zero, as C and NumPy's {@code astype} do; to f16 rounds to nearest even).
+ * (out's dtype equals in's); {@code COPY} converts between any two dtypes: float to integer as
+ * Java's narrowing conversion (truncated toward zero, NaN to 0, out-of-range values saturated at
+ * the type's bounds), integer to integer keeps the low bits (two's complement), integer to float
+ * and float to f16 round to nearest even once.
  */
 public enum UnaryOp {
     /** out = in, converting the dtype when they differ. */
@@ -13,7 +15,7 @@ public enum UnaryOp {
     LOG,
     SQRT,
     ABS,
-    /** max(x, 0). */
+    /** max(x, 0); NaN stays NaN (as PyTorch's relu). */
     RELU,
     /** 1 if x > 0 else 0 (relu's derivative). */
     STEP,
