@@ -162,20 +162,44 @@ public final class ComputeEncoder implements AutoCloseable {
     }
 
     /**
-     * Runs {@code grid} threads (any size: it need not be a multiple of the threadgroup) in groups of
-     * {@code threadgroup} where the grid allows it. When the grid is not a whole number of groups on a
-     * device without non-uniform groups, the device picks the group size.
+     * Runs {@code grid} threads in groups of {@code threadgroup}. The grid must be a whole number of
+     * threadgroups in every dimension, in every validation mode: a partial group at the edge would
+     * run with another group size than the kernel was written for (a reduction in threadgroup memory
+     * would compute a wrong result), so it is refused. For any other grid, round the group count up
+     * and bounds-check in the kernel:
+     *
+     * <pre>{@code
+     * // kernel: int i = get_global_id(0); if (i < n) ...
+     * e.dispatchThreadgroups(Size.threadgroupsCovering(Size.of(n), Size.of(256)), Size.of(256));
+     * }</pre>
+     *
+     * @throws EncodingException when the grid is not a whole number of threadgroups, or either has no threads in a dimension
      */
     public ComputeEncoder dispatchThreads(Size grid, Size threadgroup) {
         return dispatch(grid, threadgroup, true);
     }
 
-    /** Runs {@code threadgroups} groups of {@code threadgroup} threads each. */
+    /**
+     * Runs {@code threadgroups} groups of {@code threadgroup} threads each.
+     *
+     * @throws EncodingException when the number of threads in a dimension does not fit a {@code long}
+     */
     public ComputeEncoder dispatchThreadgroups(Size threadgroups, Size threadgroup) {
-        if (threadgroups == null || threadgroup == null) throw new EncodingException(owner.where() + ": grid and threadgroup are required");
-        Size grid = new Size(threadgroups.width() * threadgroup.width(), threadgroups.height() * threadgroup.height(),
-                threadgroups.depth() * threadgroup.depth());
+        owner.ensureOpenForCommands(this);
+        if (threadgroups == null || threadgroup == null) throw new EncodingException(owner.where() + ": threadgroups and threadgroup are required");
+        Size grid = new Size(threads(threadgroups, threadgroup, 0), threads(threadgroups, threadgroup, 1), threads(threadgroups, threadgroup, 2));
         return dispatch(grid, threadgroup, false);
+    }
+
+    /** Threadgroups x threadgroup in dimension {@code d}, refused when it does not fit a long. */
+    private long threads(Size threadgroups, Size threadgroup, int d) {
+        long groups = threadgroups.get(d), group = threadgroup.get(d);
+        long product = groups * group;
+        if (Math.multiplyHigh(groups, group) != 0 || product < 0)
+            throw new EncodingException(dispatchWhere() + ": threadgroups " + threadgroups + " of threadgroup " + threadgroup
+                    + " overflow in dimension " + d + ": groups=" + groups + " threadgroup=" + group
+                    + " expected at most " + Long.MAX_VALUE + " threads");
+        return product;
     }
 
     /**
@@ -236,8 +260,9 @@ public final class ComputeEncoder implements AutoCloseable {
             if (checked) checkArguments(args);
             snapshot = args;
         }
-        if (checked && !(grid.equals(checkedGrid) && threadgroup.equals(checkedGroup))) {
-            checkGrid(grid, threadgroup);
+        if (!(grid.equals(checkedGrid) && threadgroup.equals(checkedGroup))) {
+            checkWholeGroups(grid, threadgroup);
+            if (checked) checkLimits(grid, threadgroup);
             checkedGrid = grid;
             checkedGroup = threadgroup;
         }
@@ -309,18 +334,41 @@ public final class ComputeEncoder implements AutoCloseable {
         throw new IllegalStateException(where() + ": the arguments were refused, but no check names one (the quick and the named checks disagree)");
     }
 
-    private void checkGrid(Size grid, Size group) {
+    /** Checked in every validation mode (cheap, and only when the sizes change): no empty dimension, whole threadgroups. */
+    private void checkWholeGroups(Size grid, Size group) {
+        for (int d = 0; d < 3; d++) {
+            long threads = grid.get(d), size = group.get(d);
+            if (threads == 0) throw new EncodingException(where() + ": grid " + grid + " has no threads in dimension " + d);
+            if (size == 0) throw new EncodingException(where() + ": threadgroup " + group + " has no threads in dimension " + d);
+            if (threads % size != 0)
+                throw new EncodingException(where() + ": grid " + grid + " is not a whole number of threadgroups " + group
+                        + " in dimension " + d + " (grid=" + threads + " threadgroup=" + size + " remainder=" + threads % size
+                        + "); a partial threadgroup would run with another group size. Round the group count up and bounds-check"
+                        + " in the kernel: dispatchThreadgroups(Size.threadgroupsCovering(grid, threadgroup), threadgroup)"
+                        + " with if (i < n) in the kernel");
+        }
+    }
+
+    private void checkLimits(Size grid, Size group) {
         Size max = info.maxGridSize();
         for (int d = 0; d < 3; d++) {
-            if (grid.get(d) == 0) throw new EncodingException(where() + ": grid " + grid + " has no threads in dimension " + d);
-            if (group.get(d) == 0) throw new EncodingException(where() + ": threadgroup " + group + " has no threads in dimension " + d);
             if (grid.get(d) > max.get(d))
                 throw new EncodingException(where() + ": grid " + grid + " is beyond this device's limit " + max + " in dimension " + d);
         }
         long limit = Math.min(pipeline.maxThreadsPerThreadgroup(), info.maxThreadsPerThreadgroup());
-        if (group.count() > limit)
-            throw new EncodingException(where() + ": threadgroup " + group + " has " + group.count() + " threads, more than '"
-                    + pipeline.name() + "' can run (" + limit + ")");
+        long threads = threads(group);
+        if (threads > limit)
+            throw new EncodingException(where() + ": threadgroup " + group + " has " + (threads == Long.MAX_VALUE ? "more than " + Long.MAX_VALUE : threads)
+                    + " threads, more than '" + pipeline.name() + "' can run (" + limit + ")");
+    }
+
+    /** The threads of a threadgroup, or Long.MAX_VALUE when that does not fit a long. */
+    private static long threads(Size group) {
+        try {
+            return group.count();
+        } catch (ArithmeticException tooMany) {
+            return Long.MAX_VALUE;
+        }
     }
 
     /** {@code command buffer #3 command 2 (dispatch 'scale'): argument 1 'factor' (float)}: made only for a message. */
@@ -345,6 +393,11 @@ public final class ComputeEncoder implements AutoCloseable {
 
     private String where() {
         return owner.where() + " (dispatch '" + pipeline.name() + "')";
+    }
+
+    /** {@link #where()}, or the command buffer's place when no pipeline is set yet. */
+    private String dispatchWhere() {
+        return pipeline == null ? owner.where() : where();
     }
 
     private String at(int index) {

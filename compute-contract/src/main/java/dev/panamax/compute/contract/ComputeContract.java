@@ -181,7 +181,9 @@ public abstract class ComputeContract {
              Buffer bc = device().newBuffer((long) n * Float.BYTES, StorageMode.SHARED)) {
             CommandBuffer cb = queue.commandBuffer();
             try (ComputeEncoder e = cb.computeEncoder()) {
-                e.setPipeline(add).setBuffer(0, ba).setBuffer(1, bb).setBuffer(2, bc).setInt(3, n).dispatchThreads(Size.of(n), Size.of(64));
+                // n is not a multiple of 64: whole groups cover it, and the kernel bounds-checks
+                e.setPipeline(add).setBuffer(0, ba).setBuffer(1, bb).setBuffer(2, bc).setInt(3, n)
+                        .dispatchThreadgroups(Size.threadgroupsCovering(Size.of(n), Size.of(64)), Size.of(64));
             }
             cb.commit();
             assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted());
@@ -687,6 +689,42 @@ public abstract class ComputeContract {
             EncodingException offset = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, Validation.CHECKED,
                     enc -> enc.setPipeline(inc).setBuffer(0, x, 4096)));
             assertTrue(offset.getMessage().contains("argument 0 'x'") && offset.getMessage().contains("outside"), offset.getMessage());
+        }
+    }
+
+    @Test
+    void aGridThatIsNotAWholeNumberOfThreadgroupsIsRefusedInEveryModeSayingHowToCoverIt() {
+        try (Buffer x = device().newBuffer(new float[1000])) {
+            for (Validation v : Validation.values()) {
+                EncodingException e = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, v,
+                        enc -> enc.setPipeline(scale).setBuffer(0, x).setFloat(1, 2f).setInt(2, 1000).dispatchThreads(Size.of(1000), Size.of(256))));
+                assertTrue(e.getMessage().contains("grid=1000 threadgroup=256 remainder=232")
+                        && e.getMessage().contains("threadgroupsCovering") && e.getMessage().contains("dispatch 'scale'"), v + ": " + e.getMessage());
+                EncodingException zero = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, v,
+                        enc -> enc.setPipeline(scale).setBuffer(0, x).setFloat(1, 2f).setInt(2, 1000).dispatchThreads(Size.of(1000), Size.of(0))));
+                assertTrue(zero.getMessage().contains("no threads in dimension 0"), v + ": " + zero.getMessage());
+            }
+            assertEquals(Size.of(4), Size.threadgroupsCovering(Size.of(1000), Size.of(256)));
+            assertEquals(Size.of(4, 3), Size.threadgroupsCovering(Size.of(64, 33), Size.of(16, 16)));
+            assertThrows(IllegalArgumentException.class, () -> Size.threadgroupsCovering(Size.of(10), Size.of(0)));
+        }
+    }
+
+    @Test
+    void threadCountsThatOverflowAreRefusedNotWrapped() {
+        try (Buffer x = device().newBuffer(new float[64])) {
+            for (Validation v : Validation.values()) {
+                // (2^62 + 1) x 4 threads wraps to 4 in 64-bit arithmetic
+                EncodingException e = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, v,
+                        enc -> enc.setPipeline(inc).setBuffer(0, x).dispatchThreadgroups(Size.of((1L << 62) + 1), Size.of(4))));
+                assertTrue(e.getMessage().contains("overflow in dimension 0") && e.getMessage().contains("groups=" + ((1L << 62) + 1)),
+                        v + ": " + e.getMessage());
+            }
+            ArithmeticException count = assertThrows(ArithmeticException.class, () -> Size.of(1L << 32, 1L << 32).count());
+            assertTrue(count.getMessage().contains("4294967296x4294967296"), count.getMessage());
+            EncodingException group = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, Validation.CHECKED,
+                    enc -> enc.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(1L << 31, 1L << 31, 1L << 31), Size.of(1L << 31, 1L << 31, 1L << 31))));
+            assertTrue(group.getMessage().contains("has more than " + Long.MAX_VALUE + " threads"), group.getMessage());
         }
     }
 
