@@ -756,10 +756,15 @@ public abstract class ComputeContract {
                 e.setPipeline(fresh).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8)); // three arguments never set
             }
             cb.commit();
-            assertEquals(CommandBufferStatus.ERROR, cb.waitUntilCompleted());
+            CommandBufferException thrown = assertThrows(CommandBufferException.class, cb::waitUntilCompleted);
+            assertEquals(CommandBufferStatus.ERROR, cb.status(), "the status stays queryable");
             CommandBufferException error = cb.error().orElseThrow();
             assertEquals(1, error.commandIndex());
             assertTrue(error.getMessage().contains("'unchecked' command 1 (dispatch 'add')"), error.getMessage());
+            assertEquals(error.getMessage(), thrown.getMessage());
+            assertEquals(1, thrown.commandIndex());
+            assertSame(error, thrown.getCause());
+            assertThrows(CommandBufferException.class, cb::waitUntilCompleted, "waiting again throws again");
             CompletionException failed = assertThrows(CompletionException.class, () -> cb.completion().join());
             assertSame(error, failed.getCause());
             // the command before it ran
@@ -861,7 +866,8 @@ public abstract class ComputeContract {
                 e.setPipeline(scale).setBuffer(0, y).setFloat(1, 5f).setInt(2, n).dispatchThreads(Size.of(n), Size.of(8)); // never runs
             }
             refused.commit();
-            assertEquals(CommandBufferStatus.ERROR, refused.waitUntilCompleted());
+            assertThrows(CommandBufferException.class, refused::waitUntilCompleted);
+            assertEquals(CommandBufferStatus.ERROR, refused.status());
             assertEquals(0, refused.error().orElseThrow().commandIndex());
             // the same arguments as the command that never ran: they must still be set
             run(e -> e.setPipeline(scale).setBuffer(0, y).setFloat(1, 5f).setInt(2, n).dispatchThreads(Size.of(n), Size.of(8)));
@@ -924,6 +930,106 @@ public abstract class ComputeContract {
             }
         } finally {
             for (Buffer b : buffers) b.close();
+        }
+    }
+
+    @Test
+    void twoThreadsCommittingOneCommandBufferOneSucceedsTheKernelRunsOnceAndNoSlotIsLost() throws Exception {
+        int rounds = 40;
+        try (Buffer x = device().newBuffer(new float[64]); Buffer busy = device().newBuffer(new float[1 << 14]);
+             CommandQueue own = device().newCommandQueue(1)) {
+            for (int round = 0; round < rounds; round++) {
+                // the queue's one slot taken: both commits find the queue full and wait for it there
+                CommandBuffer blocker = own.commandBuffer();
+                try (ComputeEncoder e = blocker.computeEncoder()) {
+                    e.setPipeline(inc).setBuffer(0, busy);
+                    for (int k = 0; k < 20; k++) e.dispatchThreads(Size.of(1 << 14), Size.of(64));
+                }
+                blocker.commit();
+                CommandBuffer cb = own.commandBuffer().label("shared " + round);
+                try (ComputeEncoder e = cb.computeEncoder()) {
+                    e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+                }
+                CountDownLatch start = new CountDownLatch(1);
+                AtomicInteger committed = new AtomicInteger();
+                List<Throwable> refusals = new CopyOnWriteArrayList<>();
+                List<Thread> threads = new ArrayList<>();
+                for (int t = 0; t < 2; t++) {
+                    threads.add(Thread.ofPlatform().start(() -> {
+                        try {
+                            start.await();
+                            cb.commit();
+                            committed.incrementAndGet();
+                        } catch (Throwable refused) {
+                            refusals.add(refused);
+                        }
+                    }));
+                }
+                start.countDown();
+                for (Thread t : threads) t.join();
+                assertEquals(1, committed.get(), "round " + round + ": " + refusals);
+                assertEquals(1, refusals.size());
+                assertInstanceOf(EncodingException.class, refusals.getFirst());
+                assertTrue(refusals.getFirst().getMessage().contains("'shared " + round + "' was already committed"), refusals.getFirst().getMessage());
+                assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted());
+                assertEquals(0, own.inFlight(), "round " + round + ": a slot was lost");
+            }
+            for (float f : x.contents().toArray(ValueLayout.JAVA_FLOAT)) assertEquals(rounds, f, "the kernel ran once per round");
+        }
+    }
+
+    @Test
+    void closeRacingCommitsNeverBlocksAndEachCommitEitherRunsOrIsRefused() throws Exception {
+        for (int round = 0; round < 10; round++) {
+            CommandQueue racing = device().newCommandQueue(2);
+            List<Buffer> buffers = new ArrayList<>();
+            List<Thread> committers = new ArrayList<>();
+            List<Throwable> failures = new CopyOnWriteArrayList<>();
+            List<CommandBuffer> committed = new CopyOnWriteArrayList<>();
+            AtomicInteger refused = new AtomicInteger();
+            CountDownLatch start = new CountDownLatch(1);
+            try {
+                for (int t = 0; t < 4; t++) {
+                    Buffer x = device().newBuffer(new float[64]);
+                    buffers.add(x);
+                    committers.add(Thread.ofPlatform().start(() -> {
+                        try {
+                            start.await();
+                            while (true) {
+                                CommandBuffer cb = racing.commandBuffer();
+                                try (ComputeEncoder e = cb.computeEncoder()) {
+                                    e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+                                }
+                                cb.commit();
+                                committed.add(cb);
+                            }
+                        } catch (IllegalStateException closed) {
+                            if (!closed.getMessage().contains("closed")) failures.add(closed);
+                            refused.incrementAndGet();
+                        } catch (Throwable t2) {
+                            failures.add(t2);
+                        }
+                    }));
+                }
+                start.countDown();
+                Thread.sleep(round % 4);
+                Thread closer = Thread.ofPlatform().start(racing::close);
+                closer.join(60_000);
+                assertFalse(closer.isAlive(), "close() blocked while commits raced it");
+                for (Thread t : committers) {
+                    t.join(60_000);
+                    assertFalse(t.isAlive(), "a commit blocked while close() raced it");
+                }
+                assertEquals(List.of(), failures);
+                assertEquals(4, refused.get(), "every committer ends refused by the closed queue");
+                for (CommandBuffer cb : committed) assertEquals(CommandBufferStatus.COMPLETED, cb.status(), cb.toString());
+                long total = 0;
+                for (Buffer b : buffers) total += (long) b.contents().getAtIndex(ValueLayout.JAVA_FLOAT, 0);
+                assertEquals(committed.size(), total, "every committed command buffer ran once, none other");
+            } finally {
+                racing.close();
+                for (Buffer b : buffers) b.close();
+            }
         }
     }
 }
