@@ -130,33 +130,41 @@ public final class ComputeEncoder implements AutoCloseable {
 
     /** A 4-byte {@code int} (or {@code uint}) by value. */
     public ComputeEncoder setInt(int index, int value) {
-        return scalar(index, value & 0xFFFF_FFFFL, Integer.BYTES);
+        return scalar(index, value & 0xFFFF_FFFFL, Integer.BYTES, false);
     }
 
     /** An 8-byte {@code long} (or {@code ulong}, {@code size_t}) by value. */
     public ComputeEncoder setLong(int index, long value) {
-        return scalar(index, value, Long.BYTES);
+        return scalar(index, value, Long.BYTES, false);
     }
 
     /** A 4-byte {@code float} by value. */
     public ComputeEncoder setFloat(int index, float value) {
-        return scalar(index, Float.floatToRawIntBits(value) & 0xFFFF_FFFFL, Float.BYTES);
+        return scalar(index, Float.floatToRawIntBits(value) & 0xFFFF_FFFFL, Float.BYTES, true);
     }
 
     /** An 8-byte {@code double} by value. */
     public ComputeEncoder setDouble(int index, double value) {
-        return scalar(index, Double.doubleToRawLongBits(value), Double.BYTES);
+        return scalar(index, Double.doubleToRawLongBits(value), Double.BYTES, true);
     }
 
     /** A 2-byte {@code short} (or {@code half} bits) by value. */
     public ComputeEncoder setShort(int index, short value) {
-        return scalar(index, value & 0xFFFFL, Short.BYTES);
+        return scalar(index, value & 0xFFFFL, Short.BYTES, false);
     }
 
-    /** Threadgroup memory of {@code bytes} for a threadgroup (OpenCL {@code __local}) argument. */
+    /**
+     * Threadgroup memory of {@code bytes} for a threadgroup (OpenCL {@code __local}) argument. A
+     * length beyond the device's {@link DeviceInfo#maxThreadgroupMemoryLength()} is refused in every
+     * validation mode; CHECKED dispatches also check the total of every threadgroup argument and the
+     * pipeline's own.
+     */
     public ComputeEncoder setThreadgroupMemoryLength(int index, long bytes) {
         owner.ensureOpenForCommands(this);
         if (bytes <= 0) throw new EncodingException(at(index) + ": threadgroup memory needs a positive length, got " + bytes);
+        if (bytes > info.maxThreadgroupMemoryLength())
+            throw new EncodingException(at(index) + ": threadgroup memory of " + bytes + " bytes is more than this device has: length="
+                    + bytes + " expected at most " + info.maxThreadgroupMemoryLength() + " (the device's threadgroup memory)");
         put(index, new Argument.ThreadgroupMemory(bytes));
         return this;
     }
@@ -225,9 +233,9 @@ public final class ComputeEncoder implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------
 
-    private ComputeEncoder scalar(int index, long bits, int bytes) {
+    private ComputeEncoder scalar(int index, long bits, int bytes, boolean floating) {
         owner.ensureOpenForCommands(this);
-        put(index, new Argument.ScalarArgument(bits, bytes));
+        put(index, new Argument.ScalarArgument(bits, bytes, floating));
         return this;
     }
 
@@ -273,29 +281,35 @@ public final class ComputeEncoder implements AutoCloseable {
     }
 
     private void checkArguments(Argument[] args) {
-        List<ArgumentInfo> infos = pipeline.arguments();
-        int n = infos.size();
+        ComputePipeline p = pipeline;
+        byte[] accepts = p.accepts;
+        long[] sizes = p.valueBytes;
+        int n = accepts.length;
         boolean fine = highest < n;
+        long threadgroupBytes = 0;
         for (int i = 0; fine && i < n; i++) {
-            ArgumentInfo ai = infos.get(i);
-            fine = fits(ai, args[ai.index()]);
+            Argument a = args[i];
+            int accepted = accepts[i];
+            fine = switch (a) {
+                case Argument.BufferArgument b -> (accepted & ComputePipeline.BUFFER) != 0 && !b.buffer().isClosed();
+                case Argument.BytesArgument b -> (accepted & ComputePipeline.BUFFER) != 0
+                        || ((accepted & ComputePipeline.BYTES) != 0 && fitsValue(sizes[i], b.bytes().length));
+                case Argument.ScalarArgument s -> (accepted & (s.floating() ? ComputePipeline.FLOAT : ComputePipeline.INTEGER)) != 0
+                        && fitsValue(sizes[i], s.bytes());
+                case Argument.ThreadgroupMemory t -> {
+                    threadgroupBytes += t.bytes();
+                    yield (accepted & ComputePipeline.THREADGROUP) != 0;
+                }
+                case null -> false;
+            };
         }
-        if (!fine) refuseArguments(args, infos);
+        if (!fine) refuseArguments(args, p.arguments());
+        if (threadgroupBytes > 0 && threadgroupBytes + p.staticThreadgroupMemoryLength() > info.maxThreadgroupMemoryLength())
+            refuseThreadgroupMemory(args, threadgroupBytes);
     }
 
-    /** Whether {@code a} may be bound to {@code ai}: what {@link #refuseArguments} checks, without the messages. */
-    private boolean fits(ArgumentInfo ai, Argument a) {
-        return switch (a) {
-            case Argument.BufferArgument b -> ai.takesBuffer() && !b.buffer().isClosed();
-            case Argument.BytesArgument b -> ai.takesBuffer() || fitsValue(ai, b.bytes().length);
-            case Argument.ScalarArgument s -> fitsValue(ai, s.bytes());
-            case Argument.ThreadgroupMemory t -> ai.addressSpace() == AddressSpace.THREADGROUP;
-            case null -> false;
-        };
-    }
-
-    private boolean fitsValue(ArgumentInfo ai, long bytes) {
-        return ai.addressSpace() == AddressSpace.VALUE && (ai.valueBytes() < 0 || bytes == ai.valueBytes()) && bytes <= info.maxBytesArgument();
+    private boolean fitsValue(long expected, long bytes) {
+        return (expected < 0 || bytes == expected) && bytes <= info.maxBytesArgument();
     }
 
     /** Throws the refusal that names the first argument that does not fit. */
@@ -309,7 +323,7 @@ public final class ComputeEncoder implements AutoCloseable {
             switch (ai.addressSpace()) {
                 case DEVICE, CONSTANT -> {
                     if (a instanceof Argument.ScalarArgument s)
-                        throw new EncodingException(argument(ai) + " takes a buffer, got a " + s.bytes() + "-byte value");
+                        throw new EncodingException(argument(ai) + " takes a buffer, got " + kind(s));
                     if (a instanceof Argument.ThreadgroupMemory)
                         throw new EncodingException(argument(ai) + " takes a buffer, got threadgroup memory");
                     if (a instanceof Argument.BufferArgument b && b.buffer().isClosed())
@@ -319,19 +333,63 @@ public final class ComputeEncoder implements AutoCloseable {
                     if (!(a instanceof Argument.ThreadgroupMemory))
                         throw new EncodingException(argument(ai) + " is threadgroup memory: give its length with setThreadgroupMemoryLength, got " + kind(a));
                 }
-                case VALUE -> {
-                    if (a instanceof Argument.BufferArgument || a instanceof Argument.ThreadgroupMemory)
-                        throw new EncodingException(argument(ai) + " takes a value of " + ai.valueBytes() + " bytes, got " + kind(a));
-                    long n = a.valueBytes();
-                    if (ai.valueBytes() >= 0 && n != ai.valueBytes())
-                        throw new EncodingException(argument(ai) + " takes " + ai.valueBytes() + " bytes, got " + n);
-                    if (n > info.maxBytesArgument())
-                        throw new EncodingException(argument(ai) + ": " + n + " bytes by value is more than this device takes ("
-                                + info.maxBytesArgument() + "); declare it as a pointer and setBytes will pass a transient buffer");
-                }
+                case IMAGE, SAMPLER, OBJECT -> throw new EncodingException(argument(ai) + " is " + switch (ai.addressSpace()) {
+                    case IMAGE -> "an image";
+                    case SAMPLER -> "a sampler";
+                    default -> "an object (a pipe, a device queue, an event)";
+                } + ", which the compute API does not bind (it binds buffers, values and threadgroup memory): got " + kind(a)
+                        + "; expected a kernel that takes a buffer instead");
+                case VALUE, UNKNOWN -> refuseValue(ai, a);
             }
         }
         throw new IllegalStateException(where() + ": the arguments were refused, but no check names one (the quick and the named checks disagree)");
+    }
+
+    private void refuseValue(ArgumentInfo ai, Argument a) {
+        boolean unknown = ai.addressSpace() == AddressSpace.UNKNOWN;
+        if (!unknown && (a instanceof Argument.BufferArgument || a instanceof Argument.ThreadgroupMemory))
+            throw new EncodingException(argument(ai) + " takes a value" + (ai.valueBytes() >= 0 ? " of " + ai.valueBytes() + " bytes" : "")
+                    + ", got " + kind(a));
+        if (a instanceof Argument.BufferArgument b && b.buffer().isClosed())
+            throw new EncodingException(argument(ai) + ": " + b.buffer().describe() + " is closed");
+        if (a instanceof Argument.ScalarArgument s && !unknown) {
+            boolean fits = switch (ai.valueType()) {
+                case INTEGER, HALF -> !s.floating();
+                case FLOAT -> s.floating();
+                case VECTOR -> false;
+                case OTHER, NONE -> true;
+            };
+            if (!fits)
+                throw new EncodingException(argument(ai) + " takes " + expectedValue(ai) + ", got " + kind(s));
+        }
+        long n = a.valueBytes();
+        if (n < 0) return;
+        if (ai.valueBytes() >= 0 && n != ai.valueBytes())
+            throw new EncodingException(argument(ai) + " takes " + ai.valueBytes() + " bytes, got " + n + " (expected " + expectedValue(ai) + ")");
+        if (n > info.maxBytesArgument())
+            throw new EncodingException(argument(ai) + ": " + n + " bytes by value is more than this device takes ("
+                    + info.maxBytesArgument() + "); declare it as a pointer and setBytes will pass a transient buffer");
+    }
+
+    private static String expectedValue(ArgumentInfo ai) {
+        return switch (ai.valueType()) {
+            case INTEGER -> "an integer: setInt, setLong or setShort of its size, or setBytes";
+            case FLOAT -> "a floating-point value: setFloat or setDouble of its size, or setBytes";
+            case HALF -> "a half: setShort with its bits, or setBytes";
+            case VECTOR -> "a vector: setBytes, setFloats or setInts of its size";
+            case OTHER, NONE -> "a value: setBytes of its size";
+        };
+    }
+
+    private void refuseThreadgroupMemory(Argument[] args, long threadgroupBytes) {
+        StringBuilder each = new StringBuilder();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i] instanceof Argument.ThreadgroupMemory t)
+                each.append(each.isEmpty() ? "" : ", ").append(pipeline.arguments().get(i).describe()).append('=').append(t.bytes());
+        }
+        throw new EncodingException(where() + ": threadgroup memory of " + threadgroupBytes + " bytes for the arguments [" + each
+                + "] plus the " + pipeline.staticThreadgroupMemoryLength() + " bytes '" + pipeline.name()
+                + "' declares itself is more than this device has: expected at most " + info.maxThreadgroupMemoryLength() + " bytes in all");
     }
 
     /** Checked in every validation mode (cheap, and only when the sizes change): no empty dimension, whole threadgroups. */
@@ -379,9 +437,18 @@ public final class ComputeEncoder implements AutoCloseable {
     private static String kind(Argument a) {
         return switch (a) {
             case Argument.BufferArgument b -> b.buffer().describe();
-            case Argument.ScalarArgument s -> "a " + s.bytes() + "-byte value";
+            case Argument.ScalarArgument s -> "a " + s.bytes() + "-byte " + (s.floating() ? "floating-point" : "integer") + " value ("
+                    + setter(s) + ")";
             case Argument.BytesArgument b -> b.bytes().length + " bytes";
             case Argument.ThreadgroupMemory t -> "threadgroup memory";
+        };
+    }
+
+    private static String setter(Argument.ScalarArgument s) {
+        return switch (s.bytes()) {
+            case 2 -> "setShort";
+            case 4 -> s.floating() ? "setFloat" : "setInt";
+            default -> s.floating() ? "setDouble" : "setLong";
         };
     }
 

@@ -19,6 +19,7 @@ import dev.panamax.compute.References;
 import dev.panamax.compute.Size;
 import dev.panamax.compute.StorageMode;
 import dev.panamax.compute.Validation;
+import dev.panamax.compute.ValueType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -670,6 +671,39 @@ public abstract class ComputeContract {
             EncodingException count = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, Validation.CHECKED,
                     enc -> enc.setPipeline(inc).setBuffer(0, x).setInt(1, 3).dispatchThreads(Size.of(64), Size.of(8))));
             assertTrue(count.getMessage().contains("argument 1 is set") && count.getMessage().contains("takes 1 argument"), count.getMessage());
+        }
+    }
+
+    @Test
+    void aTypedScalarOfTheWrongKindIsRefusedNamingWhatWasGivenAndExpected() {
+        try (Buffer x = device().newBuffer(new float[64])) {
+            EncodingException intOnFloat = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, Validation.CHECKED,
+                    enc -> enc.setPipeline(scale).setBuffer(0, x).setInt(1, 2).setInt(2, 64).dispatchThreads(Size.of(64), Size.of(8))));
+            assertTrue(intOnFloat.getMessage().contains("(dispatch 'scale'): argument 1 'factor'")
+                    && intOnFloat.getMessage().contains("takes a floating-point value")
+                    && intOnFloat.getMessage().contains("got a 4-byte integer value (setInt)"), intOnFloat.getMessage());
+            EncodingException floatOnInt = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, Validation.CHECKED,
+                    enc -> enc.setPipeline(scale).setBuffer(0, x).setFloat(1, 2f).setFloat(2, 64f).dispatchThreads(Size.of(64), Size.of(8))));
+            assertTrue(floatOnInt.getMessage().contains("argument 2 'n'") && floatOnInt.getMessage().contains("takes an integer")
+                    && floatOnInt.getMessage().contains("got a 4-byte floating-point value (setFloat)"), floatOnInt.getMessage());
+            // setBytes of the right size fits any value: the caller chose the bits
+            CommandBuffer bytes = withOpenEncoder(References.RETAINED, Validation.CHECKED,
+                    enc -> enc.setPipeline(scale).setBuffer(0, x).setBytes(1, new byte[4]).setInts(2, 64).dispatchThreads(Size.of(64), Size.of(8)));
+            assertEquals(1, bytes.commandCount());
+            assertEquals(ValueType.FLOAT, scale.arguments().get(1).valueType());
+            assertEquals(ValueType.INTEGER, scale.arguments().get(2).valueType());
+            assertEquals(ValueType.NONE, scale.arguments().get(0).valueType());
+        }
+    }
+
+    @Test
+    void threadgroupMemoryBeyondTheDevicesIsRefusedInEveryMode() {
+        long max = device().info().maxThreadgroupMemoryLength();
+        assertTrue(max > 0, device().info().toString());
+        for (Validation v : Validation.values()) {
+            EncodingException e = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, v,
+                    enc -> enc.setPipeline(scale).setThreadgroupMemoryLength(0, 16L << 30)));
+            assertTrue(e.getMessage().contains("length=" + (16L << 30) + " expected at most " + max), v + ": " + e.getMessage());
         }
     }
 

@@ -145,6 +145,7 @@ final class OpenClDevice implements ComputeDevice {
                 new Size(gridLimit, itemSizes.length > 1 ? gridLimit : 1, itemSizes.length > 2 ? gridLimit : 1),
                 Cl.deviceNumber(id, CL.CL_DEVICE_MAX_PARAMETER_SIZE, 8),
                 Math.max(1, Cl.deviceNumber(id, CL.CL_DEVICE_MEM_BASE_ADDR_ALIGN, 4) / 8),
+                Cl.deviceNumber(id, CL.CL_DEVICE_LOCAL_MEM_SIZE, 8),
                 extensions.contains("cl_khr_fp16"),
                 extensions.contains("cl_khr_fp64"),
                 Cl.deviceNumber(id, CL.CL_DEVICE_HOST_UNIFIED_MEMORY, 4) != 0);
