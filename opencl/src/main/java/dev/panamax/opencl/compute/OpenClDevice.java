@@ -95,7 +95,7 @@ final class OpenClDevice implements ComputeDevice {
     @Override
     public Library newLibrary(String source, String options) {
         if (source == null || source.isBlank()) throw new IllegalArgumentException("kernel source is empty");
-        return new OpenClLibrary(this, programs.acquire(source, options));
+        return new OpenClLibrary(this, programs.acquire(source, options), new TypeSizes(this, source, options));
     }
 
     @Override

@@ -46,12 +46,12 @@ final class OpenClPipeline extends ComputePipeline {
     long[] setSizes;
     long argumentsEpoch = -1;
 
-    OpenClPipeline(OpenClDevice device, ClProgram program, String function) {
-        this(device, function, createKernel(program, function));
+    OpenClPipeline(OpenClDevice device, ClProgram program, String function, TypeSizes typeSizes) {
+        this(device, function, createKernel(program, function), typeSizes);
     }
 
-    private OpenClPipeline(OpenClDevice device, String function, ClKernel kernel) {
-        super(device, function, describeArguments(kernel.handle()));
+    private OpenClPipeline(OpenClDevice device, String function, ClKernel kernel, TypeSizes typeSizes) {
+        super(device, function, withMeasuredSizes(describeArguments(kernel.handle()), typeSizes));
         this.kernel = kernel;
         this.address = kernel.handle();
         this.maxThreads = workGroupSize(device, address);
@@ -117,6 +117,16 @@ final class OpenClPipeline extends ComputePipeline {
             out.add(describe(i, name, type, qualifier, typeQualifier));
         }
         return out;
+    }
+
+    /** The arguments, with the sizes of struct and typedef values measured by the device (see {@link TypeSizes}). */
+    private static List<ArgumentInfo> withMeasuredSizes(List<ArgumentInfo> arguments, TypeSizes typeSizes) {
+        List<String> unknown = arguments.stream()
+                .filter(a -> a.addressSpace() == AddressSpace.VALUE && a.valueBytes() < 0).map(ArgumentInfo::typeName).toList();
+        if (unknown.isEmpty()) return arguments;
+        Map<String, Long> sizes = typeSizes.of(unknown);
+        return arguments.stream().map(a -> a.addressSpace() == AddressSpace.VALUE && a.valueBytes() < 0
+                ? new ArgumentInfo(a.index(), a.name(), a.addressSpace(), a.typeName(), sizes.get(a.typeName()), a.valueType()) : a).toList();
     }
 
     /** One argument from its metadata: images, samplers and other objects are told apart from buffers and values by type. */
