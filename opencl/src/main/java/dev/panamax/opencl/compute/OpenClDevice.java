@@ -109,7 +109,12 @@ final class OpenClDevice implements ComputeDevice {
         return "OpenClDevice[" + info.name() + "]";
     }
 
-    /** {@code -Dpanamax.compute.memoryLimit} ({@code 1g}, {@code 512m}, bytes) or the device's global memory. */
+    /**
+     * {@code -Dpanamax.compute.memoryLimit} ({@code 1g}, {@code 512m}, bytes) or the device's global memory.
+     *
+     * @throws IllegalArgumentException naming the property, its value and what is expected, when it is
+     *                                  not a positive size that fits a long
+     */
     static long memoryLimit(long deviceMemory) {
         String v = System.getProperty(MEMORY_LIMIT_PROPERTY);
         if (v == null || v.isBlank()) return deviceMemory;
@@ -124,8 +129,8 @@ final class OpenClDevice implements ComputeDevice {
         try {
             long n = Long.parseLong(unit == 1 ? s : s.substring(0, s.length() - 1).strip());
             if (n <= 0) throw new NumberFormatException();
-            return n * unit;
-        } catch (NumberFormatException e) {
+            return Math.multiplyExact(n, unit);
+        } catch (NumberFormatException | ArithmeticException e) {
             throw new IllegalArgumentException("bad device memory limit: property=" + MEMORY_LIMIT_PROPERTY + " value=" + v
                     + " expected=a positive size such as 1g, 512m or 1048576");
         }
