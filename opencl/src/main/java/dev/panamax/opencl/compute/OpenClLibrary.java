@@ -35,7 +35,7 @@ final class OpenClLibrary extends Library {
         if (isClosed()) throw new IllegalStateException(describe() + " is closed");
         if (!functions.contains(function))
             throw new IllegalArgumentException("no kernel function '" + function + "' in " + describe() + "; it defines " + functions);
-        return new OpenClPipeline(device, shared.program, function, typeSizes);
+        return OpenClPipeline.create(device, shared.program, function, typeSizes);
     }
 
     @Override

@@ -46,8 +46,15 @@ final class OpenClPipeline extends ComputePipeline {
     long[] setSizes;
     long argumentsEpoch = -1;
 
-    OpenClPipeline(OpenClDevice device, ClProgram program, String function, TypeSizes typeSizes) {
-        this(device, function, createKernel(program, function), typeSizes);
+    /** The pipeline of {@code function}; its kernel is released when reading its metadata fails. */
+    static OpenClPipeline create(OpenClDevice device, ClProgram program, String function, TypeSizes typeSizes) {
+        ClKernel kernel = createKernel(program, function);
+        try {
+            return new OpenClPipeline(device, function, kernel, typeSizes);
+        } catch (Throwable t) {
+            kernel.close();
+            throw t;
+        }
     }
 
     private OpenClPipeline(OpenClDevice device, String function, ClKernel kernel, TypeSizes typeSizes) {
