@@ -162,21 +162,21 @@ public final class CommandBuffer {
             throw new EncodingException(label() + " was already committed" + (st == CommandBufferStatus.NOT_ENQUEUED
                     ? " (another thread is committing it now)" : " (status " + st + ")"));
         }
-        boolean handedOver = false;
         try {
             queue.beginCommit(label());
             try {
-                handedOver = handOver();
+                handOver();
             } finally {
                 queue.endCommit();
             }
         } finally {
-            if (!handedOver) committing = false; // refused before the hand-over: still NOT_ENQUEUED, and may be committed again
+            // refused before the hand-over (a closed resource or queue): still NOT_ENQUEUED, and may be committed again
+            if (status == CommandBufferStatus.NOT_ENQUEUED) committing = false;
         }
     }
 
-    /** Leases the resources, takes a slot and submits; false when refused before any of it took effect. */
-    private boolean handOver() {
+    /** Leases the resources, takes a slot and submits; a refusal throws before any of it took effect. */
+    private void handOver() {
         // RETAINED: held until completion; UNRETAINED CHECKED: held while the commands are handed over
         boolean leased = references == References.RETAINED || validation == Validation.CHECKED;
         Resource[] lease = used;
@@ -207,7 +207,6 @@ public final class CommandBuffer {
         } finally {
             if (leased && references == References.UNRETAINED) release(lease, leaseCount);
         }
-        return true;
     }
 
     /**

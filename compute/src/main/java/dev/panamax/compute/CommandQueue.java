@@ -91,21 +91,13 @@ public final class CommandQueue implements AutoCloseable {
     }
 
     /**
-     * Waits until every command buffer committed before the call, and every commit under way on
-     * other threads, has finished. Waiting finishes a command buffer whose device work is done.
-     * Never throws a command buffer's error (each one keeps it: {@link CommandBuffer#error()}).
+     * Waits until every command buffer committed before the call has finished (waiting finishes a
+     * command buffer whose device work is done). Commits on other threads meanwhile are not waited
+     * for, so it returns however busy the queue stays. Never throws a command buffer's error (each
+     * keeps it: {@link CommandBuffer#error()}).
      */
     public void waitUntilIdle() {
-        while (true) {
-            CommandBuffer oldest = pending.peekFirst();
-            if (oldest != null) {
-                oldest.awaitFinished();
-                continue;
-            }
-            if (slots.availablePermits() == maxInFlight) return;
-            // a commit holds a slot and is handing its commands over: it joins the pending list shortly
-            LockSupport.parkNanos(20_000);
-        }
+        for (CommandBuffer cb : pending.toArray(CommandBuffer[]::new)) cb.awaitFinished();
     }
 
     /**
@@ -120,13 +112,13 @@ public final class CommandQueue implements AutoCloseable {
             if (s < 0) return;
             if (state.compareAndSet(s, s | CLOSED)) break;
         }
-        while ((state.get() & ~CLOSED) != 0) {
-            // a commit that got in before close: it may be waiting for a slot, which the oldest command buffer frees
+        // no commit starts now: wait for those under way (one may wait for a slot, which finishing the
+        // oldest command buffer frees) and for every slot to come back
+        while ((state.get() & ~CLOSED) != 0 || slots.availablePermits() != maxInFlight) {
             CommandBuffer oldest = pending.peekFirst();
             if (oldest != null) oldest.awaitFinished();
             else LockSupport.parkNanos(20_000);
         }
-        waitUntilIdle();
         driver.close();
     }
 

@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Threads racing on one command queue (args: seed, threads, rounds): in each round every thread
  * commits the same command buffer at once, then commits its own in a loop while one thread closes
- * the queue after a random pause. Exactly one commit of the shared command buffer may succeed, each
+ * the queue after a random pause. At most one commit of the shared command buffer succeeds (none
+ * when the queue closed before any got in), each
  * commit either runs once or is refused as the queue closes, close() returns, and the kernel ran
  * once per successful commit. A hang is the suite's time-out; a lost slot shows as a hang in close().
  */
@@ -81,8 +82,10 @@ public final class QueueRaces {
                 queue.close();
                 for (Thread w : workers) w.join();
                 if (!failures.isEmpty()) throw new AssertionError("round " + round + ": " + failures, failures.getFirst());
-                if (sharedCommits.get() != 1) throw new AssertionError("round " + round + ": the shared command buffer was committed " + sharedCommits.get() + " times");
-                if (once.status() != CommandBufferStatus.COMPLETED) throw new AssertionError("round " + round + ": shared " + once.status());
+                // once, or never when close() got in before every commit of it (then each was refused as the queue closed)
+                if (sharedCommits.get() > 1) throw new AssertionError("round " + round + ": the shared command buffer was committed " + sharedCommits.get() + " times");
+                CommandBufferStatus expected = sharedCommits.get() == 1 ? CommandBufferStatus.COMPLETED : CommandBufferStatus.NOT_ENQUEUED;
+                if (once.status() != expected) throw new AssertionError("round " + round + ": shared " + once.status() + ", expected " + expected);
                 long ran = 0;
                 for (Buffer b : own) {
                     ran += (long) b.contents().getAtIndex(ValueLayout.JAVA_FLOAT, 0);
@@ -92,7 +95,7 @@ public final class QueueRaces {
                     if (cb.status() != CommandBufferStatus.COMPLETED) throw new AssertionError("round " + round + ": " + cb);
                 }
                 if (ran != committed.size()) throw new AssertionError("round " + round + ": " + committed.size() + " commits ran " + ran + " times");
-                sharedRuns++;
+                sharedRuns += sharedCommits.get();
                 ownRuns += committed.size();
             }
             float value = shared.contents().getAtIndex(ValueLayout.JAVA_FLOAT, 0);
