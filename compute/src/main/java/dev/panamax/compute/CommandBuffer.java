@@ -3,12 +3,15 @@ package dev.panamax.compute;
 import dev.panamax.compute.spi.Command;
 import dev.panamax.compute.spi.Submission;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A list of commands recorded in Java and handed to the device in one go by {@link #commit()}.
@@ -28,8 +31,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * reference on every resource it uses at commit and keeps it until it completes (closing one
  * meanwhile is safe); a CHECKED one checks each command when encoded. Both refuse at commit a
  * resource closed since it was encoded; only an UNRETAINED UNCHECKED one trusts the caller. A failing command does not throw from {@code commit()}:
- * the status becomes {@link CommandBufferStatus#ERROR}, {@link #error()} names the command, and
- * {@link #completion()} fails with it.
+ * the status becomes {@link CommandBufferStatus#ERROR}, {@link #error()} names the command,
+ * {@link #waitUntilCompleted()} throws it and {@link #completion()} fails with it.
  *
  * <p>Finishing (reads delivered, references dropped, the in-flight slot given back) happens in
  * {@link #waitUntilCompleted()}, or, when handlers or the future ask for it, as soon as the device is
@@ -39,6 +42,15 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class CommandBuffer {
     /** Marks a resource as noted by one command buffer (see {@link #use}). */
     private static final AtomicLong SERIALS = new AtomicLong();
+    private static final VarHandle COMMITTING;
+
+    static {
+        try {
+            COMMITTING = MethodHandles.lookup().findVarHandle(CommandBuffer.class, "committing", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final CommandQueue queue;
     private final References references;
@@ -59,6 +71,8 @@ public final class CommandBuffer {
     private boolean finished;
     private Object openEncoder;
     private volatile CommandBufferStatus status = CommandBufferStatus.NOT_ENQUEUED;
+    /** Set by the one commit that hands it over (through COMMITTING), before anything else it does. */
+    private volatile boolean committing;
     private volatile CommandBufferException error;
     /** Whether the future was asked for: the run is then finished when the device completes it, waiter or not. */
     private volatile boolean notify;
@@ -133,31 +147,58 @@ public final class CommandBuffer {
 
     /**
      * Hands every command to the device in one go and returns without waiting for them (it blocks
-     * only while the queue has its maximum of command buffers in flight).
+     * only while the queue has its maximum of command buffers in flight). Committing is one atomic
+     * step: of several threads committing one command buffer, exactly one hands it over.
      *
-     * @throws EncodingException when an encoder is still open, when committed twice, or (CHECKED) when a
-     *                           resource it uses was closed
+     * @throws EncodingException     when an encoder is still open, when committed twice (or by another
+     *                               thread at once), or when a resource it uses was closed (RETAINED or CHECKED)
+     * @throws IllegalStateException when its queue is closed
      */
     public void commit() {
-        if (status != CommandBufferStatus.NOT_ENQUEUED) throw new EncodingException(label() + " was already committed (status " + status + ")");
         if (openEncoder != null)
             throw new EncodingException(label() + ": end the open " + openEncoder.getClass().getSimpleName() + " (close it) before commit");
+        if (!COMMITTING.compareAndSet(this, false, true)) {
+            CommandBufferStatus st = status;
+            throw new EncodingException(label() + " was already committed" + (st == CommandBufferStatus.NOT_ENQUEUED
+                    ? " (another thread is committing it now)" : " (status " + st + ")"));
+        }
+        try {
+            queue.beginCommit(label());
+            try {
+                handOver();
+            } finally {
+                queue.endCommit();
+            }
+        } finally {
+            // refused before the hand-over (a closed resource or queue): still NOT_ENQUEUED, and may be committed again
+            if (status == CommandBufferStatus.NOT_ENQUEUED) committing = false;
+        }
+    }
+
+    /** Leases the resources, takes a slot and submits; a refusal throws before any of it took effect. */
+    private void handOver() {
         // RETAINED: held until completion; UNRETAINED CHECKED: held while the commands are handed over
         boolean leased = references == References.RETAINED || validation == Validation.CHECKED;
         Resource[] lease = used;
         int leaseCount = usedCount;
         if (leased) leaseForCommit();
+        Submission s;
         try {
             queue.acquireSlot();
+            try {
+                s = new Submission(this::label, commands, references, validation, this::finished);
+            } catch (Throwable t) {
+                queue.returnSlot();
+                throw t;
+            }
         } catch (Throwable t) {
             if (leased) release(lease, leaseCount);
             throw t;
         }
         held = references == References.RETAINED;
+        submission = s; // before the status: a waiter that sees COMMITTED finds the submission
         status = CommandBufferStatus.COMMITTED;
-        Submission s = new Submission(this::label, commands, references, validation, this::finished);
-        submission = s; // before reading notify: completion() on another thread sees one or the other
-        if (notify || handlers != null) s.requestNotifyOnCompletion();
+        if (notify || handlers != null) s.requestNotifyOnCompletion(); // after submission: completion() on another thread sees one or the other
         queue.committed(this);
         try {
             queue.submit(s);
@@ -191,14 +232,40 @@ public final class CommandBuffer {
     }
 
     /**
-     * Blocks until the command buffer is finished and returns its status (COMPLETED or ERROR); its
-     * handlers may still be running. Any number of threads may wait; the first one to see the device
-     * done finishes the command buffer on its own thread.
+     * Blocks until the command buffer is finished. Returns COMPLETED, or throws the command buffer's
+     * error; its status stays queryable ({@link #status()} is then ERROR and {@link #error()} holds
+     * the failure). Its handlers may still be running. Any number of threads may wait; the first
+     * one to see the device done finishes the command buffer on its own thread.
      *
-     * @throws IllegalStateException when it was never committed
+     * <pre>{@code
+     * cb.commit();
+     * try {
+     *     cb.waitUntilCompleted();
+     * } catch (CommandBufferException failed) {   // names the command buffer and the failing command
+     *     log(failed.getMessage(), cb.status());  // ERROR
+     * }
+     * }</pre>
+     *
+     * @throws CommandBufferException when the command buffer failed (status ERROR): a new exception
+     *                                with the same message and command index, caused by {@link #error()}
+     * @throws IllegalStateException  when it was never committed
      */
     public CommandBufferStatus waitUntilCompleted() {
+        CommandBufferStatus st = awaitFinished();
+        if (st == CommandBufferStatus.ERROR) {
+            CommandBufferException e = error;
+            throw new CommandBufferException(e.getMessage(), e.commandIndex(), e);
+        }
+        return st;
+    }
+
+    /** Blocks until finished and returns COMPLETED or ERROR, without throwing the error. */
+    CommandBufferStatus awaitFinished() {
         CommandBufferStatus st = status;
+        while (st == CommandBufferStatus.NOT_ENQUEUED && committing) { // another thread is handing it over
+            LockSupport.parkNanos(20_000);
+            st = status;
+        }
         if (st == CommandBufferStatus.NOT_ENQUEUED) throw new IllegalStateException(label() + " was not committed");
         if (st.isFinished()) return st;
         Submission s = submission;

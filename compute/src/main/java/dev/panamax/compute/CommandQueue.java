@@ -6,7 +6,9 @@ import dev.panamax.compute.spi.Submission;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs command buffers on a device in commit order. Thread-safe: any number of threads may make,
@@ -38,7 +40,9 @@ public final class CommandQueue implements AutoCloseable {
     private final AtomicLong handlerFailures = new AtomicLong();
     /** Committed command buffers not finished yet, oldest first. */
     private final java.util.concurrent.ConcurrentLinkedDeque<CommandBuffer> pending = new java.util.concurrent.ConcurrentLinkedDeque<>();
-    private volatile boolean closed;
+    /** {@link #CLOSED} once closed, plus the number of commits under way (each between beginCommit and endCommit). */
+    private final AtomicInteger state = new AtomicInteger();
+    private static final int CLOSED = Integer.MIN_VALUE;
     /** The command count of the last commit (at most 4,096): a new command buffer's starting capacity. */
     private volatile int lastCommandCount = 10;
 
@@ -67,7 +71,7 @@ public final class CommandQueue implements AutoCloseable {
 
     /** A command buffer of the given kind (aruminium's table: retained or not, checked or not). */
     public CommandBuffer commandBuffer(References references, Validation validation) {
-        if (closed) throw new IllegalStateException("command queue is closed");
+        if (state.get() < 0) throw new IllegalStateException("command queue is closed");
         if (references == null || validation == null) throw new IllegalArgumentException("references and validation are required");
         return new CommandBuffer(this, numbers.incrementAndGet(), references, validation);
     }
@@ -86,20 +90,41 @@ public final class CommandQueue implements AutoCloseable {
         return handlerFailures.get();
     }
 
-    /** Waits until every committed command buffer has finished. */
+    /**
+     * Waits until every command buffer committed before the call has finished (waiting finishes a
+     * command buffer whose device work is done). Commits on other threads meanwhile are not waited
+     * for, so it returns however busy the queue stays. Never throws a command buffer's error (each
+     * keeps it: {@link CommandBuffer#error()}).
+     */
     public void waitUntilIdle() {
-        for (CommandBuffer cb : pending) cb.waitUntilCompleted();
-        slots.acquireUninterruptibly(maxInFlight);
-        slots.release(maxInFlight);
+        for (CommandBuffer cb : pending.toArray(CommandBuffer[]::new)) cb.awaitFinished();
     }
 
-    /** Waits for the command buffers in flight, then frees the queue. Idempotent. */
+    /**
+     * Refuses new commits, waits for the commits under way and the command buffers in flight, then
+     * frees the queue. A commit racing it either gets in before it (and is waited for) or is refused
+     * with an IllegalStateException; neither blocks for ever. Idempotent.
+     */
     @Override
     public void close() {
-        if (closed) return;
-        closed = true;
-        waitUntilIdle();
+        while (true) {
+            int s = state.get();
+            if (s < 0) return;
+            if (state.compareAndSet(s, s | CLOSED)) break;
+        }
+        // no commit starts now: wait for those under way (one may wait for a slot, which finishing the
+        // oldest command buffer frees) and for every slot to come back
+        while ((state.get() & ~CLOSED) != 0 || slots.availablePermits() != maxInFlight) {
+            CommandBuffer oldest = pending.peekFirst();
+            if (oldest != null) oldest.awaitFinished();
+            else LockSupport.parkNanos(20_000);
+        }
         driver.close();
+    }
+
+    /** Whether {@link #close()} was called. */
+    public boolean isClosed() {
+        return state.get() < 0;
     }
 
     // ------------------------------------------------------------------ for CommandBuffer
@@ -109,16 +134,33 @@ public final class CommandQueue implements AutoCloseable {
     }
 
     /**
+     * Registers a commit under way, which {@link #close()} waits for.
+     *
+     * @throws IllegalStateException when the queue is closed
+     */
+    void beginCommit(String label) {
+        while (true) {
+            int s = state.get();
+            if (s < 0) throw new IllegalStateException(label + ": its command queue is closed");
+            if (state.compareAndSet(s, s + 1)) return;
+        }
+    }
+
+    void endCommit() {
+        state.decrementAndGet();
+    }
+
+    /**
      * A slot for one more command buffer in flight: when every slot is taken, waits for the oldest
-     * command buffer (which finishes it if the device is done with it).
+     * command buffer (which finishes it if the device is done with it). Between
+     * {@link #beginCommit} and {@link #endCommit}.
      */
     void acquireSlot() {
-        if (closed) throw new IllegalStateException("command queue is closed");
         boolean interrupted = false;
         while (!slots.tryAcquire()) {
             CommandBuffer oldest = pending.peekFirst();
             if (oldest != null) {
-                oldest.waitUntilCompleted();
+                oldest.awaitFinished();
             } else {
                 try {
                     if (slots.tryAcquire(1, java.util.concurrent.TimeUnit.MILLISECONDS)) break;
@@ -128,6 +170,11 @@ public final class CommandQueue implements AutoCloseable {
             }
         }
         if (interrupted) Thread.currentThread().interrupt();
+    }
+
+    /** Gives back a slot taken by a commit that then failed before its command buffer was handed over. */
+    void returnSlot() {
+        slots.release();
     }
 
     int commandCapacity() {

@@ -130,52 +130,84 @@ public final class ComputeEncoder implements AutoCloseable {
 
     /** A 4-byte {@code int} (or {@code uint}) by value. */
     public ComputeEncoder setInt(int index, int value) {
-        return scalar(index, value & 0xFFFF_FFFFL, Integer.BYTES);
+        return scalar(index, value & 0xFFFF_FFFFL, Integer.BYTES, false);
     }
 
     /** An 8-byte {@code long} (or {@code ulong}, {@code size_t}) by value. */
     public ComputeEncoder setLong(int index, long value) {
-        return scalar(index, value, Long.BYTES);
+        return scalar(index, value, Long.BYTES, false);
     }
 
     /** A 4-byte {@code float} by value. */
     public ComputeEncoder setFloat(int index, float value) {
-        return scalar(index, Float.floatToRawIntBits(value) & 0xFFFF_FFFFL, Float.BYTES);
+        return scalar(index, Float.floatToRawIntBits(value) & 0xFFFF_FFFFL, Float.BYTES, true);
     }
 
     /** An 8-byte {@code double} by value. */
     public ComputeEncoder setDouble(int index, double value) {
-        return scalar(index, Double.doubleToRawLongBits(value), Double.BYTES);
+        return scalar(index, Double.doubleToRawLongBits(value), Double.BYTES, true);
     }
 
     /** A 2-byte {@code short} (or {@code half} bits) by value. */
     public ComputeEncoder setShort(int index, short value) {
-        return scalar(index, value & 0xFFFFL, Short.BYTES);
+        return scalar(index, value & 0xFFFFL, Short.BYTES, false);
     }
 
-    /** Threadgroup memory of {@code bytes} for a threadgroup (OpenCL {@code __local}) argument. */
+    /**
+     * Threadgroup memory of {@code bytes} for a threadgroup (OpenCL {@code __local}) argument. A
+     * length beyond the device's {@link DeviceInfo#maxThreadgroupMemoryLength()} is refused in every
+     * validation mode; CHECKED dispatches also check the total of every threadgroup argument and the
+     * pipeline's own.
+     */
     public ComputeEncoder setThreadgroupMemoryLength(int index, long bytes) {
         owner.ensureOpenForCommands(this);
         if (bytes <= 0) throw new EncodingException(at(index) + ": threadgroup memory needs a positive length, got " + bytes);
+        if (bytes > info.maxThreadgroupMemoryLength())
+            throw new EncodingException(at(index) + ": threadgroup memory of " + bytes + " bytes is more than this device has: length="
+                    + bytes + " expected at most " + info.maxThreadgroupMemoryLength() + " (the device's threadgroup memory)");
         put(index, new Argument.ThreadgroupMemory(bytes));
         return this;
     }
 
     /**
-     * Runs {@code grid} threads (any size: it need not be a multiple of the threadgroup) in groups of
-     * {@code threadgroup} where the grid allows it. When the grid is not a whole number of groups on a
-     * device without non-uniform groups, the device picks the group size.
+     * Runs {@code grid} threads in groups of {@code threadgroup}. The grid must be a whole number of
+     * threadgroups in every dimension, in every validation mode: a partial group at the edge would
+     * run with another group size than the kernel was written for (a reduction in threadgroup memory
+     * would compute a wrong result), so it is refused. For any other grid, round the group count up
+     * and bounds-check in the kernel:
+     *
+     * <pre>{@code
+     * // kernel: int i = get_global_id(0); if (i < n) ...
+     * e.dispatchThreadgroups(Size.threadgroupsCovering(Size.of(n), Size.of(256)), Size.of(256));
+     * }</pre>
+     *
+     * @throws EncodingException when the grid is not a whole number of threadgroups, or either has no threads in a dimension
      */
     public ComputeEncoder dispatchThreads(Size grid, Size threadgroup) {
         return dispatch(grid, threadgroup, true);
     }
 
-    /** Runs {@code threadgroups} groups of {@code threadgroup} threads each. */
+    /**
+     * Runs {@code threadgroups} groups of {@code threadgroup} threads each.
+     *
+     * @throws EncodingException when the number of threads in a dimension does not fit a {@code long}
+     */
     public ComputeEncoder dispatchThreadgroups(Size threadgroups, Size threadgroup) {
-        if (threadgroups == null || threadgroup == null) throw new EncodingException(owner.where() + ": grid and threadgroup are required");
-        Size grid = new Size(threadgroups.width() * threadgroup.width(), threadgroups.height() * threadgroup.height(),
-                threadgroups.depth() * threadgroup.depth());
+        owner.ensureOpenForCommands(this);
+        if (threadgroups == null || threadgroup == null) throw new EncodingException(owner.where() + ": threadgroups and threadgroup are required");
+        Size grid = new Size(threads(threadgroups, threadgroup, 0), threads(threadgroups, threadgroup, 1), threads(threadgroups, threadgroup, 2));
         return dispatch(grid, threadgroup, false);
+    }
+
+    /** Threadgroups x threadgroup in dimension {@code d}, refused when it does not fit a long. */
+    private long threads(Size threadgroups, Size threadgroup, int d) {
+        long groups = threadgroups.get(d), group = threadgroup.get(d);
+        long product = groups * group;
+        if (Math.multiplyHigh(groups, group) != 0 || product < 0)
+            throw new EncodingException(dispatchWhere() + ": threadgroups " + threadgroups + " of threadgroup " + threadgroup
+                    + " overflow in dimension " + d + ": groups=" + groups + " threadgroup=" + group
+                    + " expected at most " + Long.MAX_VALUE + " threads");
+        return product;
     }
 
     /**
@@ -201,9 +233,9 @@ public final class ComputeEncoder implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------
 
-    private ComputeEncoder scalar(int index, long bits, int bytes) {
+    private ComputeEncoder scalar(int index, long bits, int bytes, boolean floating) {
         owner.ensureOpenForCommands(this);
-        put(index, new Argument.ScalarArgument(bits, bytes));
+        put(index, new Argument.ScalarArgument(bits, bytes, floating));
         return this;
     }
 
@@ -236,8 +268,9 @@ public final class ComputeEncoder implements AutoCloseable {
             if (checked) checkArguments(args);
             snapshot = args;
         }
-        if (checked && !(grid.equals(checkedGrid) && threadgroup.equals(checkedGroup))) {
-            checkGrid(grid, threadgroup);
+        if (!(grid.equals(checkedGrid) && threadgroup.equals(checkedGroup))) {
+            checkWholeGroups(grid, threadgroup);
+            if (checked) checkLimits(grid, threadgroup);
             checkedGrid = grid;
             checkedGroup = threadgroup;
         }
@@ -248,29 +281,35 @@ public final class ComputeEncoder implements AutoCloseable {
     }
 
     private void checkArguments(Argument[] args) {
-        List<ArgumentInfo> infos = pipeline.arguments();
-        int n = infos.size();
+        ComputePipeline p = pipeline;
+        byte[] accepts = p.accepts;
+        long[] sizes = p.valueBytes;
+        int n = accepts.length;
         boolean fine = highest < n;
+        long threadgroupBytes = 0;
         for (int i = 0; fine && i < n; i++) {
-            ArgumentInfo ai = infos.get(i);
-            fine = fits(ai, args[ai.index()]);
+            Argument a = args[i];
+            int accepted = accepts[i];
+            fine = switch (a) {
+                case Argument.BufferArgument b -> (accepted & ComputePipeline.BUFFER) != 0 && !b.buffer().isClosed();
+                case Argument.BytesArgument b -> (accepted & ComputePipeline.BUFFER) != 0
+                        || ((accepted & ComputePipeline.BYTES) != 0 && fitsValue(sizes[i], b.bytes().length));
+                case Argument.ScalarArgument s -> (accepted & (s.floating() ? ComputePipeline.FLOAT : ComputePipeline.INTEGER)) != 0
+                        && fitsValue(sizes[i], s.bytes());
+                case Argument.ThreadgroupMemory t -> {
+                    threadgroupBytes += t.bytes();
+                    yield (accepted & ComputePipeline.THREADGROUP) != 0;
+                }
+                case null -> false;
+            };
         }
-        if (!fine) refuseArguments(args, infos);
+        if (!fine) refuseArguments(args, p.arguments());
+        if (threadgroupBytes > 0 && threadgroupBytes + p.staticThreadgroupMemoryLength() > info.maxThreadgroupMemoryLength())
+            refuseThreadgroupMemory(args, threadgroupBytes);
     }
 
-    /** Whether {@code a} may be bound to {@code ai}: what {@link #refuseArguments} checks, without the messages. */
-    private boolean fits(ArgumentInfo ai, Argument a) {
-        return switch (a) {
-            case Argument.BufferArgument b -> ai.takesBuffer() && !b.buffer().isClosed();
-            case Argument.BytesArgument b -> ai.takesBuffer() || fitsValue(ai, b.bytes().length);
-            case Argument.ScalarArgument s -> fitsValue(ai, s.bytes());
-            case Argument.ThreadgroupMemory t -> ai.addressSpace() == AddressSpace.THREADGROUP;
-            case null -> false;
-        };
-    }
-
-    private boolean fitsValue(ArgumentInfo ai, long bytes) {
-        return ai.addressSpace() == AddressSpace.VALUE && (ai.valueBytes() < 0 || bytes == ai.valueBytes()) && bytes <= info.maxBytesArgument();
+    private boolean fitsValue(long expected, long bytes) {
+        return (expected < 0 || bytes == expected) && bytes <= info.maxBytesArgument();
     }
 
     /** Throws the refusal that names the first argument that does not fit. */
@@ -284,7 +323,7 @@ public final class ComputeEncoder implements AutoCloseable {
             switch (ai.addressSpace()) {
                 case DEVICE, CONSTANT -> {
                     if (a instanceof Argument.ScalarArgument s)
-                        throw new EncodingException(argument(ai) + " takes a buffer, got a " + s.bytes() + "-byte value");
+                        throw new EncodingException(argument(ai) + " takes a buffer, got " + kind(s));
                     if (a instanceof Argument.ThreadgroupMemory)
                         throw new EncodingException(argument(ai) + " takes a buffer, got threadgroup memory");
                     if (a instanceof Argument.BufferArgument b && b.buffer().isClosed())
@@ -294,33 +333,100 @@ public final class ComputeEncoder implements AutoCloseable {
                     if (!(a instanceof Argument.ThreadgroupMemory))
                         throw new EncodingException(argument(ai) + " is threadgroup memory: give its length with setThreadgroupMemoryLength, got " + kind(a));
                 }
-                case VALUE -> {
-                    if (a instanceof Argument.BufferArgument || a instanceof Argument.ThreadgroupMemory)
-                        throw new EncodingException(argument(ai) + " takes a value of " + ai.valueBytes() + " bytes, got " + kind(a));
-                    long n = a.valueBytes();
-                    if (ai.valueBytes() >= 0 && n != ai.valueBytes())
-                        throw new EncodingException(argument(ai) + " takes " + ai.valueBytes() + " bytes, got " + n);
-                    if (n > info.maxBytesArgument())
-                        throw new EncodingException(argument(ai) + ": " + n + " bytes by value is more than this device takes ("
-                                + info.maxBytesArgument() + "); declare it as a pointer and setBytes will pass a transient buffer");
-                }
+                case IMAGE, SAMPLER, OBJECT -> throw new EncodingException(argument(ai) + " is " + switch (ai.addressSpace()) {
+                    case IMAGE -> "an image";
+                    case SAMPLER -> "a sampler";
+                    default -> "an object (a pipe, a device queue, an event)";
+                } + ", which the compute API does not bind (it binds buffers, values and threadgroup memory): got " + kind(a)
+                        + "; expected a kernel that takes a buffer instead");
+                case VALUE, UNKNOWN -> refuseValue(ai, a);
             }
         }
         throw new IllegalStateException(where() + ": the arguments were refused, but no check names one (the quick and the named checks disagree)");
     }
 
-    private void checkGrid(Size grid, Size group) {
+    private void refuseValue(ArgumentInfo ai, Argument a) {
+        boolean unknown = ai.addressSpace() == AddressSpace.UNKNOWN;
+        if (!unknown && (a instanceof Argument.BufferArgument || a instanceof Argument.ThreadgroupMemory))
+            throw new EncodingException(argument(ai) + " takes a value" + (ai.valueBytes() >= 0 ? " of " + ai.valueBytes() + " bytes" : "")
+                    + ", got " + kind(a));
+        if (a instanceof Argument.BufferArgument b && b.buffer().isClosed())
+            throw new EncodingException(argument(ai) + ": " + b.buffer().describe() + " is closed");
+        if (a instanceof Argument.ScalarArgument s && !unknown) {
+            boolean fits = switch (ai.valueType()) {
+                case INTEGER, HALF -> !s.floating();
+                case FLOAT -> s.floating();
+                case VECTOR -> false;
+                case OTHER, NONE -> true;
+            };
+            if (!fits)
+                throw new EncodingException(argument(ai) + " takes " + expectedValue(ai) + ", got " + kind(s));
+        }
+        long n = a.valueBytes();
+        if (n < 0) return;
+        if (ai.valueBytes() >= 0 && n != ai.valueBytes())
+            throw new EncodingException(argument(ai) + " takes " + ai.valueBytes() + " bytes, got " + n + " (expected " + expectedValue(ai) + ")");
+        if (n > info.maxBytesArgument())
+            throw new EncodingException(argument(ai) + ": " + n + " bytes by value is more than this device takes ("
+                    + info.maxBytesArgument() + "); declare it as a pointer and setBytes will pass a transient buffer");
+    }
+
+    private static String expectedValue(ArgumentInfo ai) {
+        return switch (ai.valueType()) {
+            case INTEGER -> "an integer: setInt, setLong or setShort of its size, or setBytes";
+            case FLOAT -> "a floating-point value: setFloat or setDouble of its size, or setBytes";
+            case HALF -> "a half: setShort with its bits, or setBytes";
+            case VECTOR -> "a vector: setBytes, setFloats or setInts of its size";
+            case OTHER, NONE -> "a value: setBytes of its size";
+        };
+    }
+
+    private void refuseThreadgroupMemory(Argument[] args, long threadgroupBytes) {
+        StringBuilder each = new StringBuilder();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i] instanceof Argument.ThreadgroupMemory t)
+                each.append(each.isEmpty() ? "" : ", ").append(pipeline.arguments().get(i).describe()).append('=').append(t.bytes());
+        }
+        throw new EncodingException(where() + ": threadgroup memory of " + threadgroupBytes + " bytes for the arguments [" + each
+                + "] plus the " + pipeline.staticThreadgroupMemoryLength() + " bytes '" + pipeline.name()
+                + "' declares itself is more than this device has: expected at most " + info.maxThreadgroupMemoryLength() + " bytes in all");
+    }
+
+    /** Checked in every validation mode (cheap, and only when the sizes change): no empty dimension, whole threadgroups. */
+    private void checkWholeGroups(Size grid, Size group) {
+        for (int d = 0; d < 3; d++) {
+            long threads = grid.get(d), size = group.get(d);
+            if (threads == 0) throw new EncodingException(where() + ": grid " + grid + " has no threads in dimension " + d);
+            if (size == 0) throw new EncodingException(where() + ": threadgroup " + group + " has no threads in dimension " + d);
+            if (threads % size != 0)
+                throw new EncodingException(where() + ": grid " + grid + " is not a whole number of threadgroups " + group
+                        + " in dimension " + d + " (grid=" + threads + " threadgroup=" + size + " remainder=" + threads % size
+                        + "); a partial threadgroup would run with another group size. Round the group count up and bounds-check"
+                        + " in the kernel: dispatchThreadgroups(Size.threadgroupsCovering(grid, threadgroup), threadgroup)"
+                        + " with if (i < n) in the kernel");
+        }
+    }
+
+    private void checkLimits(Size grid, Size group) {
         Size max = info.maxGridSize();
         for (int d = 0; d < 3; d++) {
-            if (grid.get(d) == 0) throw new EncodingException(where() + ": grid " + grid + " has no threads in dimension " + d);
-            if (group.get(d) == 0) throw new EncodingException(where() + ": threadgroup " + group + " has no threads in dimension " + d);
             if (grid.get(d) > max.get(d))
                 throw new EncodingException(where() + ": grid " + grid + " is beyond this device's limit " + max + " in dimension " + d);
         }
         long limit = Math.min(pipeline.maxThreadsPerThreadgroup(), info.maxThreadsPerThreadgroup());
-        if (group.count() > limit)
-            throw new EncodingException(where() + ": threadgroup " + group + " has " + group.count() + " threads, more than '"
-                    + pipeline.name() + "' can run (" + limit + ")");
+        long threads = threads(group);
+        if (threads > limit)
+            throw new EncodingException(where() + ": threadgroup " + group + " has " + (threads == Long.MAX_VALUE ? "more than " + Long.MAX_VALUE : threads)
+                    + " threads, more than '" + pipeline.name() + "' can run (" + limit + ")");
+    }
+
+    /** The threads of a threadgroup, or Long.MAX_VALUE when that does not fit a long. */
+    private static long threads(Size group) {
+        try {
+            return group.count();
+        } catch (ArithmeticException tooMany) {
+            return Long.MAX_VALUE;
+        }
     }
 
     /** {@code command buffer #3 command 2 (dispatch 'scale'): argument 1 'factor' (float)}: made only for a message. */
@@ -331,9 +437,18 @@ public final class ComputeEncoder implements AutoCloseable {
     private static String kind(Argument a) {
         return switch (a) {
             case Argument.BufferArgument b -> b.buffer().describe();
-            case Argument.ScalarArgument s -> "a " + s.bytes() + "-byte value";
+            case Argument.ScalarArgument s -> "a " + s.bytes() + "-byte " + (s.floating() ? "floating-point" : "integer") + " value ("
+                    + setter(s) + ")";
             case Argument.BytesArgument b -> b.bytes().length + " bytes";
             case Argument.ThreadgroupMemory t -> "threadgroup memory";
+        };
+    }
+
+    private static String setter(Argument.ScalarArgument s) {
+        return switch (s.bytes()) {
+            case 2 -> "setShort";
+            case 4 -> s.floating() ? "setFloat" : "setInt";
+            default -> s.floating() ? "setDouble" : "setLong";
         };
     }
 
@@ -345,6 +460,11 @@ public final class ComputeEncoder implements AutoCloseable {
 
     private String where() {
         return owner.where() + " (dispatch '" + pipeline.name() + "')";
+    }
+
+    /** {@link #where()}, or the command buffer's place when no pipeline is set yet. */
+    private String dispatchWhere() {
+        return pipeline == null ? owner.where() : where();
     }
 
     private String at(int index) {

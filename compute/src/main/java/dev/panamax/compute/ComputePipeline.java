@@ -7,13 +7,44 @@ import java.util.List;
  * Immutable and thread-safe: any number of encoders on any threads may use it.
  */
 public abstract class ComputePipeline extends Resource {
+    /** What an argument accepts, one bit per kind of binding: the CHECKED encoder's one-pass check reads them. */
+    static final byte BUFFER = 1, THREADGROUP = 2, BYTES = 4, INTEGER = 8, FLOAT = 16;
+
     private final String name;
     private final List<ArgumentInfo> arguments;
+    /** Per argument, the bindings it accepts ({@link #BUFFER} and the others). */
+    final byte[] accepts;
+    /** Per argument, the size a value must have, or -1 when any size is taken. */
+    final long[] valueBytes;
 
     protected ComputePipeline(ComputeDevice device, String name, List<ArgumentInfo> arguments) {
         super(device);
         this.name = name;
         this.arguments = List.copyOf(arguments);
+        int n = this.arguments.size();
+        this.accepts = new byte[n];
+        this.valueBytes = new long[n];
+        for (int i = 0; i < n; i++) {
+            ArgumentInfo ai = this.arguments.get(i);
+            if (ai.index() != i) throw new IllegalArgumentException("argument " + i + " of '" + name + "' says it is " + ai.index());
+            accepts[i] = accepts(ai);
+            valueBytes[i] = ai.addressSpace() == AddressSpace.VALUE || ai.addressSpace() == AddressSpace.UNKNOWN ? ai.valueBytes() : -1;
+        }
+    }
+
+    private static byte accepts(ArgumentInfo ai) {
+        return switch (ai.addressSpace()) {
+            case DEVICE, CONSTANT -> BUFFER;
+            case THREADGROUP -> THREADGROUP;
+            case IMAGE, SAMPLER, OBJECT -> 0;
+            case UNKNOWN -> BUFFER | THREADGROUP | BYTES | INTEGER | FLOAT;
+            case VALUE -> switch (ai.valueType()) {
+                case INTEGER, HALF -> BYTES | INTEGER;
+                case FLOAT -> BYTES | FLOAT;
+                case VECTOR -> BYTES;
+                case OTHER, NONE -> BYTES | INTEGER | FLOAT;
+            };
+        };
     }
 
     /** The function's name. */
@@ -28,4 +59,11 @@ public abstract class ComputePipeline extends Resource {
 
     /** The largest threadgroup this pipeline can run. */
     public abstract long maxThreadsPerThreadgroup();
+
+    /**
+     * The threadgroup memory the function itself declares (OpenCL {@code __local} variables in the
+     * kernel body), in bytes: with the lengths set for its threadgroup arguments, it must fit the
+     * device's {@link DeviceInfo#maxThreadgroupMemoryLength()}.
+     */
+    public abstract long staticThreadgroupMemoryLength();
 }

@@ -12,11 +12,13 @@ package dev.panamax.compute;
  * @param maxGridSize              the largest grid per dimension
  * @param maxBytesArgument         the largest {@code setBytes} passed by value (larger ones go through a transient buffer)
  * @param bufferOffsetAlignment    the alignment a buffer offset bound to an argument needs, in bytes
+ * @param maxThreadgroupMemoryLength the threadgroup (OpenCL local) memory a dispatch may use, in bytes
  * @param fp16                     half-precision arithmetic in kernels
  * @param fp64                     double-precision arithmetic in kernels
  * @param unifiedMemory            host and device share memory (SHARED buffers are zero-copy)
  */
 public record DeviceInfo(String name, String vendor, String backend, int computeUnits, long memoryBytes,
                          long maxThreadsPerThreadgroup, Size maxGridSize, long maxBytesArgument, long bufferOffsetAlignment,
+                         long maxThreadgroupMemoryLength,
                          boolean fp16, boolean fp64, boolean unifiedMemory) {
 }

@@ -50,4 +50,20 @@ class ResourceAndSizeTest {
         assertThrows(IllegalArgumentException.class, () -> Size.of(-1));
         assertThrows(IndexOutOfBoundsException.class, () -> Size.of(1).get(3));
     }
+
+    @Test
+    void aCountThatDoesNotFitALongIsAnErrorNotAWrappedNumber() {
+        assertEquals(1L << 62, Size.of(1L << 31, 1L << 31).count());
+        ArithmeticException e = assertThrows(ArithmeticException.class, () -> Size.of((1L << 62) + 1, 4).count());
+        assertTrue(e.getMessage().contains("width=" + ((1L << 62) + 1) + " height=4 depth=1"), e.getMessage());
+    }
+
+    @Test
+    void theThreadgroupsCoveringAGridAreRoundedUp() {
+        assertEquals(Size.of(4), Size.threadgroupsCovering(Size.of(1000), Size.of(256)));
+        assertEquals(Size.of(4), Size.threadgroupsCovering(Size.of(1024), Size.of(256)));
+        assertEquals(Size.of(2, 3, 1), Size.threadgroupsCovering(Size.of(17, 33), Size.of(16, 16)));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Size.threadgroupsCovering(Size.of(8, 8), Size.of(8, 0)));
+        assertTrue(e.getMessage().contains("no threads in dimension 1"), e.getMessage());
+    }
 }

@@ -2,6 +2,7 @@ package dev.panamax.examples;
 
 import dev.panamax.compute.Buffer;
 import dev.panamax.compute.CommandBuffer;
+import dev.panamax.compute.CommandBufferException;
 import dev.panamax.compute.CommandQueue;
 import dev.panamax.compute.ComputeDevice;
 import dev.panamax.compute.ComputeEncoder;
@@ -38,7 +39,11 @@ public final class VectorAdd {
                 encoder.setPipeline(add).setBuffer(0, a).setBuffer(1, b).setBuffer(2, c).dispatchThreads(Size.of(n), Size.of(64));
             }
             commands.commit();
-            commands.waitUntilCompleted();
+            try {
+                commands.waitUntilCompleted();
+            } catch (CommandBufferException failed) { // names the command buffer and the failing command
+                throw new IllegalStateException("vector add failed (" + commands.status() + ")", failed);
+            }
             float[] sum = c.contents().toArray(ValueLayout.JAVA_FLOAT);
             for (int i = 0; i < n; i++) {
                 if (sum[i] != 3f * i) throw new AssertionError("element " + i + ": " + sum[i] + ", expected " + 3f * i);

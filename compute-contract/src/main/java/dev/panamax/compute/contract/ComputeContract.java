@@ -19,6 +19,7 @@ import dev.panamax.compute.References;
 import dev.panamax.compute.Size;
 import dev.panamax.compute.StorageMode;
 import dev.panamax.compute.Validation;
+import dev.panamax.compute.ValueType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -181,7 +182,9 @@ public abstract class ComputeContract {
              Buffer bc = device().newBuffer((long) n * Float.BYTES, StorageMode.SHARED)) {
             CommandBuffer cb = queue.commandBuffer();
             try (ComputeEncoder e = cb.computeEncoder()) {
-                e.setPipeline(add).setBuffer(0, ba).setBuffer(1, bb).setBuffer(2, bc).setInt(3, n).dispatchThreads(Size.of(n), Size.of(64));
+                // n is not a multiple of 64: whole groups cover it, and the kernel bounds-checks
+                e.setPipeline(add).setBuffer(0, ba).setBuffer(1, bb).setBuffer(2, bc).setInt(3, n)
+                        .dispatchThreadgroups(Size.threadgroupsCovering(Size.of(n), Size.of(64)), Size.of(64));
             }
             cb.commit();
             assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted());
@@ -672,6 +675,39 @@ public abstract class ComputeContract {
     }
 
     @Test
+    void aTypedScalarOfTheWrongKindIsRefusedNamingWhatWasGivenAndExpected() {
+        try (Buffer x = device().newBuffer(new float[64])) {
+            EncodingException intOnFloat = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, Validation.CHECKED,
+                    enc -> enc.setPipeline(scale).setBuffer(0, x).setInt(1, 2).setInt(2, 64).dispatchThreads(Size.of(64), Size.of(8))));
+            assertTrue(intOnFloat.getMessage().contains("(dispatch 'scale'): argument 1 'factor'")
+                    && intOnFloat.getMessage().contains("takes a floating-point value")
+                    && intOnFloat.getMessage().contains("got a 4-byte integer value (setInt)"), intOnFloat.getMessage());
+            EncodingException floatOnInt = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, Validation.CHECKED,
+                    enc -> enc.setPipeline(scale).setBuffer(0, x).setFloat(1, 2f).setFloat(2, 64f).dispatchThreads(Size.of(64), Size.of(8))));
+            assertTrue(floatOnInt.getMessage().contains("argument 2 'n'") && floatOnInt.getMessage().contains("takes an integer")
+                    && floatOnInt.getMessage().contains("got a 4-byte floating-point value (setFloat)"), floatOnInt.getMessage());
+            // setBytes of the right size fits any value: the caller chose the bits
+            CommandBuffer bytes = withOpenEncoder(References.RETAINED, Validation.CHECKED,
+                    enc -> enc.setPipeline(scale).setBuffer(0, x).setBytes(1, new byte[4]).setInts(2, 64).dispatchThreads(Size.of(64), Size.of(8)));
+            assertEquals(1, bytes.commandCount());
+            assertEquals(ValueType.FLOAT, scale.arguments().get(1).valueType());
+            assertEquals(ValueType.INTEGER, scale.arguments().get(2).valueType());
+            assertEquals(ValueType.NONE, scale.arguments().get(0).valueType());
+        }
+    }
+
+    @Test
+    void threadgroupMemoryBeyondTheDevicesIsRefusedInEveryMode() {
+        long max = device().info().maxThreadgroupMemoryLength();
+        assertTrue(max > 0, device().info().toString());
+        for (Validation v : Validation.values()) {
+            EncodingException e = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, v,
+                    enc -> enc.setPipeline(scale).setThreadgroupMemoryLength(0, 16L << 30)));
+            assertTrue(e.getMessage().contains("length=" + (16L << 30) + " expected at most " + max), v + ": " + e.getMessage());
+        }
+    }
+
+    @Test
     void badGridsAndOffsetsAreRefused() {
         try (Buffer x = device().newBuffer(new float[64])) {
             EncodingException zero = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, Validation.CHECKED,
@@ -687,6 +723,42 @@ public abstract class ComputeContract {
             EncodingException offset = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, Validation.CHECKED,
                     enc -> enc.setPipeline(inc).setBuffer(0, x, 4096)));
             assertTrue(offset.getMessage().contains("argument 0 'x'") && offset.getMessage().contains("outside"), offset.getMessage());
+        }
+    }
+
+    @Test
+    void aGridThatIsNotAWholeNumberOfThreadgroupsIsRefusedInEveryModeSayingHowToCoverIt() {
+        try (Buffer x = device().newBuffer(new float[1000])) {
+            for (Validation v : Validation.values()) {
+                EncodingException e = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, v,
+                        enc -> enc.setPipeline(scale).setBuffer(0, x).setFloat(1, 2f).setInt(2, 1000).dispatchThreads(Size.of(1000), Size.of(256))));
+                assertTrue(e.getMessage().contains("grid=1000 threadgroup=256 remainder=232")
+                        && e.getMessage().contains("threadgroupsCovering") && e.getMessage().contains("dispatch 'scale'"), v + ": " + e.getMessage());
+                EncodingException zero = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, v,
+                        enc -> enc.setPipeline(scale).setBuffer(0, x).setFloat(1, 2f).setInt(2, 1000).dispatchThreads(Size.of(1000), Size.of(0))));
+                assertTrue(zero.getMessage().contains("no threads in dimension 0"), v + ": " + zero.getMessage());
+            }
+            assertEquals(Size.of(4), Size.threadgroupsCovering(Size.of(1000), Size.of(256)));
+            assertEquals(Size.of(4, 3), Size.threadgroupsCovering(Size.of(64, 33), Size.of(16, 16)));
+            assertThrows(IllegalArgumentException.class, () -> Size.threadgroupsCovering(Size.of(10), Size.of(0)));
+        }
+    }
+
+    @Test
+    void threadCountsThatOverflowAreRefusedNotWrapped() {
+        try (Buffer x = device().newBuffer(new float[64])) {
+            for (Validation v : Validation.values()) {
+                // (2^62 + 1) x 4 threads wraps to 4 in 64-bit arithmetic
+                EncodingException e = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, v,
+                        enc -> enc.setPipeline(inc).setBuffer(0, x).dispatchThreadgroups(Size.of((1L << 62) + 1), Size.of(4))));
+                assertTrue(e.getMessage().contains("overflow in dimension 0") && e.getMessage().contains("groups=" + ((1L << 62) + 1)),
+                        v + ": " + e.getMessage());
+            }
+            ArithmeticException count = assertThrows(ArithmeticException.class, () -> Size.of(1L << 32, 1L << 32).count());
+            assertTrue(count.getMessage().contains("4294967296x4294967296"), count.getMessage());
+            EncodingException group = assertThrows(EncodingException.class, () -> withOpenEncoder(References.RETAINED, Validation.CHECKED,
+                    enc -> enc.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(1L << 31, 1L << 31, 1L << 31), Size.of(1L << 31, 1L << 31, 1L << 31))));
+            assertTrue(group.getMessage().contains("has more than " + Long.MAX_VALUE + " threads"), group.getMessage());
         }
     }
 
@@ -718,10 +790,15 @@ public abstract class ComputeContract {
                 e.setPipeline(fresh).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8)); // three arguments never set
             }
             cb.commit();
-            assertEquals(CommandBufferStatus.ERROR, cb.waitUntilCompleted());
+            CommandBufferException thrown = assertThrows(CommandBufferException.class, cb::waitUntilCompleted);
+            assertEquals(CommandBufferStatus.ERROR, cb.status(), "the status stays queryable");
             CommandBufferException error = cb.error().orElseThrow();
             assertEquals(1, error.commandIndex());
             assertTrue(error.getMessage().contains("'unchecked' command 1 (dispatch 'add')"), error.getMessage());
+            assertEquals(error.getMessage(), thrown.getMessage());
+            assertEquals(1, thrown.commandIndex());
+            assertSame(error, thrown.getCause());
+            assertThrows(CommandBufferException.class, cb::waitUntilCompleted, "waiting again throws again");
             CompletionException failed = assertThrows(CompletionException.class, () -> cb.completion().join());
             assertSame(error, failed.getCause());
             // the command before it ran
@@ -823,7 +900,8 @@ public abstract class ComputeContract {
                 e.setPipeline(scale).setBuffer(0, y).setFloat(1, 5f).setInt(2, n).dispatchThreads(Size.of(n), Size.of(8)); // never runs
             }
             refused.commit();
-            assertEquals(CommandBufferStatus.ERROR, refused.waitUntilCompleted());
+            assertThrows(CommandBufferException.class, refused::waitUntilCompleted);
+            assertEquals(CommandBufferStatus.ERROR, refused.status());
             assertEquals(0, refused.error().orElseThrow().commandIndex());
             // the same arguments as the command that never ran: they must still be set
             run(e -> e.setPipeline(scale).setBuffer(0, y).setFloat(1, 5f).setInt(2, n).dispatchThreads(Size.of(n), Size.of(8)));
@@ -886,6 +964,106 @@ public abstract class ComputeContract {
             }
         } finally {
             for (Buffer b : buffers) b.close();
+        }
+    }
+
+    @Test
+    void twoThreadsCommittingOneCommandBufferOneSucceedsTheKernelRunsOnceAndNoSlotIsLost() throws Exception {
+        int rounds = 40;
+        try (Buffer x = device().newBuffer(new float[64]); Buffer busy = device().newBuffer(new float[1 << 14]);
+             CommandQueue own = device().newCommandQueue(1)) {
+            for (int round = 0; round < rounds; round++) {
+                // the queue's one slot taken: both commits find the queue full and wait for it there
+                CommandBuffer blocker = own.commandBuffer();
+                try (ComputeEncoder e = blocker.computeEncoder()) {
+                    e.setPipeline(inc).setBuffer(0, busy);
+                    for (int k = 0; k < 20; k++) e.dispatchThreads(Size.of(1 << 14), Size.of(64));
+                }
+                blocker.commit();
+                CommandBuffer cb = own.commandBuffer().label("shared " + round);
+                try (ComputeEncoder e = cb.computeEncoder()) {
+                    e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+                }
+                CountDownLatch start = new CountDownLatch(1);
+                AtomicInteger committed = new AtomicInteger();
+                List<Throwable> refusals = new CopyOnWriteArrayList<>();
+                List<Thread> threads = new ArrayList<>();
+                for (int t = 0; t < 2; t++) {
+                    threads.add(Thread.ofPlatform().start(() -> {
+                        try {
+                            start.await();
+                            cb.commit();
+                            committed.incrementAndGet();
+                        } catch (Throwable refused) {
+                            refusals.add(refused);
+                        }
+                    }));
+                }
+                start.countDown();
+                for (Thread t : threads) t.join();
+                assertEquals(1, committed.get(), "round " + round + ": " + refusals);
+                assertEquals(1, refusals.size());
+                assertInstanceOf(EncodingException.class, refusals.getFirst());
+                assertTrue(refusals.getFirst().getMessage().contains("'shared " + round + "' was already committed"), refusals.getFirst().getMessage());
+                assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted());
+                assertEquals(0, own.inFlight(), "round " + round + ": a slot was lost");
+            }
+            for (float f : x.contents().toArray(ValueLayout.JAVA_FLOAT)) assertEquals(rounds, f, "the kernel ran once per round");
+        }
+    }
+
+    @Test
+    void closeRacingCommitsNeverBlocksAndEachCommitEitherRunsOrIsRefused() throws Exception {
+        for (int round = 0; round < 10; round++) {
+            CommandQueue racing = device().newCommandQueue(2);
+            List<Buffer> buffers = new ArrayList<>();
+            List<Thread> committers = new ArrayList<>();
+            List<Throwable> failures = new CopyOnWriteArrayList<>();
+            List<CommandBuffer> committed = new CopyOnWriteArrayList<>();
+            AtomicInteger refused = new AtomicInteger();
+            CountDownLatch start = new CountDownLatch(1);
+            try {
+                for (int t = 0; t < 4; t++) {
+                    Buffer x = device().newBuffer(new float[64]);
+                    buffers.add(x);
+                    committers.add(Thread.ofPlatform().start(() -> {
+                        try {
+                            start.await();
+                            while (true) {
+                                CommandBuffer cb = racing.commandBuffer();
+                                try (ComputeEncoder e = cb.computeEncoder()) {
+                                    e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+                                }
+                                cb.commit();
+                                committed.add(cb);
+                            }
+                        } catch (IllegalStateException closed) {
+                            if (!closed.getMessage().contains("closed")) failures.add(closed);
+                            refused.incrementAndGet();
+                        } catch (Throwable t2) {
+                            failures.add(t2);
+                        }
+                    }));
+                }
+                start.countDown();
+                Thread.sleep(round % 4);
+                Thread closer = Thread.ofPlatform().start(racing::close);
+                closer.join(60_000);
+                assertFalse(closer.isAlive(), "close() blocked while commits raced it");
+                for (Thread t : committers) {
+                    t.join(60_000);
+                    assertFalse(t.isAlive(), "a commit blocked while close() raced it");
+                }
+                assertEquals(List.of(), failures);
+                assertEquals(4, refused.get(), "every committer ends refused by the closed queue");
+                for (CommandBuffer cb : committed) assertEquals(CommandBufferStatus.COMPLETED, cb.status(), cb.toString());
+                long total = 0;
+                for (Buffer b : buffers) total += (long) b.contents().getAtIndex(ValueLayout.JAVA_FLOAT, 0);
+                assertEquals(committed.size(), total, "every committed command buffer ran once, none other");
+            } finally {
+                racing.close();
+                for (Buffer b : buffers) b.close();
+            }
         }
     }
 }

@@ -7,8 +7,11 @@ public sealed interface Argument {
     /** A buffer from {@code offset} on. */
     record BufferArgument(Buffer buffer, long offset) implements Argument {}
 
-    /** Up to 8 bytes by value, in the low bytes of {@code bits} (little-endian, as the device reads them). */
-    record ScalarArgument(long bits, int bytes) implements Argument {}
+    /**
+     * Up to 8 bytes by value, in the low bytes of {@code bits} (little-endian, as the device reads
+     * them); {@code floating}: given as a float or double (else as an integer, or half bits).
+     */
+    record ScalarArgument(long bits, int bytes, boolean floating) implements Argument {}
 
     /**
      * Bytes by value, or, bound to a buffer argument, the contents of a transient buffer the backend

@@ -16,9 +16,9 @@ public sealed interface Command {
     String describe();
 
     /**
-     * A kernel run. {@code exactGrid}: {@code grid} is the number of threads and {@code threadgroup}
-     * a preferred group that need not divide it ({@code dispatchThreads}); otherwise {@code grid} is a
-     * whole number of groups' threads ({@code dispatchThreadgroups}).
+     * A kernel run of {@code grid} threads in groups of {@code threadgroup}; the encoder has checked
+     * that the grid is a whole number of groups in every dimension. {@code exactGrid}: encoded by
+     * {@code dispatchThreads} (the grid given in threads), else by {@code dispatchThreadgroups}.
      */
     record Dispatch(ComputePipeline pipeline, Argument[] arguments, Size grid, Size threadgroup, boolean exactGrid) implements Command {
         @Override

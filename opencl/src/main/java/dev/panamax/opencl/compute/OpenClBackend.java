@@ -21,18 +21,35 @@ public final class OpenClBackend implements ComputeBackend {
 
         static {
             List<ComputeDevice> out = new ArrayList<>();
-            String why = "";
-            try {
-                for (ClPlatformId p : OpenCl.platforms()) {
-                    String platform = OpenCl.platformInfo(p, CL.CL_PLATFORM_NAME);
-                    for (ClDeviceId d : OpenCl.devices(p, CL.CL_DEVICE_TYPE_ALL)) out.add(new OpenClDevice(d.handle(), platform));
-                }
-                if (out.isEmpty()) why = "the OpenCL loader found no device (./panamax installs PoCL: pocl-opencl-icd)";
-            } catch (RuntimeException | LinkageError e) {
-                why = "OpenCL is not available: " + e.getMessage() + " (./panamax installs ocl-icd-libopencl1 and pocl-opencl-icd)";
-            }
+            WHY = find(out);
             DEVICES = List.copyOf(out);
-            WHY = why;
+        }
+
+        /** Adds every device to {@code out}; returns why there are none, or "". */
+        private static String find(List<ComputeDevice> out) {
+            try {
+                OpenClDevice.memoryLimit(1); // a bad setting is named as such, not taken for OpenCL missing
+            } catch (IllegalArgumentException badSetting) {
+                return "a setting is wrong (OpenCL itself was not looked at): " + badSetting.getMessage();
+            }
+            List<ClPlatformId> platforms;
+            try {
+                platforms = OpenCl.platforms();
+            } catch (RuntimeException | LinkageError e) {
+                return "OpenCL is not available: " + e.getMessage() + " (./panamax installs ocl-icd-libopencl1 and pocl-opencl-icd)";
+            }
+            String failed = "";
+            for (ClPlatformId p : platforms) {
+                String platform = "?";
+                try {
+                    platform = OpenCl.platformInfo(p, CL.CL_PLATFORM_NAME);
+                    for (ClDeviceId d : OpenCl.devices(p, CL.CL_DEVICE_TYPE_ALL)) out.add(new OpenClDevice(d.handle(), platform));
+                } catch (RuntimeException e) {
+                    failed += "platform '" + platform + "' could not be opened: " + e.getMessage() + "; ";
+                }
+            }
+            if (!out.isEmpty()) return "";
+            return failed.isEmpty() ? "the OpenCL loader found no device (./panamax installs PoCL: pocl-opencl-icd)" : failed.strip();
         }
     }
 

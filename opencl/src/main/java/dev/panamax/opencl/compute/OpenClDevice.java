@@ -95,7 +95,7 @@ final class OpenClDevice implements ComputeDevice {
     @Override
     public Library newLibrary(String source, String options) {
         if (source == null || source.isBlank()) throw new IllegalArgumentException("kernel source is empty");
-        return new OpenClLibrary(this, programs.acquire(source, options));
+        return new OpenClLibrary(this, programs.acquire(source, options), new TypeSizes(this, source, options));
     }
 
     @Override
@@ -109,7 +109,12 @@ final class OpenClDevice implements ComputeDevice {
         return "OpenClDevice[" + info.name() + "]";
     }
 
-    /** {@code -Dpanamax.compute.memoryLimit} ({@code 1g}, {@code 512m}, bytes) or the device's global memory. */
+    /**
+     * {@code -Dpanamax.compute.memoryLimit} ({@code 1g}, {@code 512m}, bytes) or the device's global memory.
+     *
+     * @throws IllegalArgumentException naming the property, its value and what is expected, when it is
+     *                                  not a positive size that fits a long
+     */
     static long memoryLimit(long deviceMemory) {
         String v = System.getProperty(MEMORY_LIMIT_PROPERTY);
         if (v == null || v.isBlank()) return deviceMemory;
@@ -124,8 +129,8 @@ final class OpenClDevice implements ComputeDevice {
         try {
             long n = Long.parseLong(unit == 1 ? s : s.substring(0, s.length() - 1).strip());
             if (n <= 0) throw new NumberFormatException();
-            return n * unit;
-        } catch (NumberFormatException e) {
+            return Math.multiplyExact(n, unit);
+        } catch (NumberFormatException | ArithmeticException e) {
             throw new IllegalArgumentException("bad device memory limit: property=" + MEMORY_LIMIT_PROPERTY + " value=" + v
                     + " expected=a positive size such as 1g, 512m or 1048576");
         }
@@ -145,6 +150,7 @@ final class OpenClDevice implements ComputeDevice {
                 new Size(gridLimit, itemSizes.length > 1 ? gridLimit : 1, itemSizes.length > 2 ? gridLimit : 1),
                 Cl.deviceNumber(id, CL.CL_DEVICE_MAX_PARAMETER_SIZE, 8),
                 Math.max(1, Cl.deviceNumber(id, CL.CL_DEVICE_MEM_BASE_ADDR_ALIGN, 4) / 8),
+                Cl.deviceNumber(id, CL.CL_DEVICE_LOCAL_MEM_SIZE, 8),
                 extensions.contains("cl_khr_fp16"),
                 extensions.contains("cl_khr_fp64"),
                 Cl.deviceNumber(id, CL.CL_DEVICE_HOST_UNIFIED_MEMORY, 4) != 0);

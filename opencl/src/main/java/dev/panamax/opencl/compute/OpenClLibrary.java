@@ -15,11 +15,13 @@ final class OpenClLibrary extends Library {
     private final OpenClDevice device;
     private final ProgramCache.Shared shared;
     private final List<String> functions;
+    private final TypeSizes typeSizes;
 
-    OpenClLibrary(OpenClDevice device, ProgramCache.Shared shared) {
+    OpenClLibrary(OpenClDevice device, ProgramCache.Shared shared, TypeSizes typeSizes) {
         super(device);
         this.device = device;
         this.shared = shared;
+        this.typeSizes = typeSizes;
         this.functions = kernelNames(shared.program.handle());
     }
 
@@ -33,7 +35,7 @@ final class OpenClLibrary extends Library {
         if (isClosed()) throw new IllegalStateException(describe() + " is closed");
         if (!functions.contains(function))
             throw new IllegalArgumentException("no kernel function '" + function + "' in " + describe() + "; it defines " + functions);
-        return new OpenClPipeline(device, shared.program, function);
+        return OpenClPipeline.create(device, shared.program, function, typeSizes);
     }
 
     @Override

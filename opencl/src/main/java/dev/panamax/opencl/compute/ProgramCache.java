@@ -1,6 +1,5 @@
 package dev.panamax.opencl.compute;
 
-import dev.panamax.compute.LibraryBuildException;
 import dev.panamax.opencl.binding.CL;
 import dev.panamax.opencl.binding.ClProgram;
 
@@ -13,8 +12,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A device's built programs by the hash of source and options, shared by the libraries made from
@@ -24,8 +21,6 @@ import java.util.regex.Pattern;
 final class ProgramCache {
     /** Every program is built with argument metadata, which pipelines report and checks use. */
     static final String ALWAYS = "-cl-kernel-arg-info";
-    /** {@code file.cl:3:12: error: ...} or {@code error: file.cl:3:12: ...}: clang's places, as drivers print them. */
-    private static final Pattern ERROR_LINE = Pattern.compile("(?m)^(?:.*error.*?:(\\d+):\\d+:|.*?:(\\d+):\\d+:\\s*(?:fatal )?error)");
 
     /** A built program and how many libraries use it. */
     static final class Shared {
@@ -86,7 +81,7 @@ final class ProgramCache {
                 int status = CL.clBuildProgram(object, 1, devices, arena.allocateFrom(all), MemorySegment.NULL, MemorySegment.NULL);
                 if (status == CL.CL_BUILD_PROGRAM_FAILURE || status == CL.CL_INVALID_BUILD_OPTIONS) {
                     String log = buildLog(object, arena);
-                    throw failure(source, options, log, status);
+                    throw BuildFailure.of(source, options, log, status);
                 }
                 Cl.check(status, "clBuildProgram");
                 return program;
@@ -104,20 +99,6 @@ final class ProgramCache {
         Cl.check(CL.clGetProgramBuildInfo(program, device.id(), CL.CL_PROGRAM_BUILD_LOG, log.byteSize(), log, MemorySegment.NULL),
                 "clGetProgramBuildInfo");
         return log.getString(0).strip();
-    }
-
-    private static LibraryBuildException failure(String source, String options, String log, int status) {
-        Matcher m = ERROR_LINE.matcher(log);
-        int line = m.find() ? Integer.parseInt(m.group(1) != null ? m.group(1) : m.group(2)) : -1;
-        StringBuilder b = new StringBuilder("kernel source did not compile");
-        if (status == CL.CL_INVALID_BUILD_OPTIONS) b.append(" (invalid build options '").append(options).append("')");
-        if (line > 0) {
-            String[] lines = source.split("\n", -1);
-            b.append(" at line ").append(line);
-            if (line <= lines.length) b.append(": ").append(lines[line - 1].strip());
-        }
-        b.append("\n").append(log.isEmpty() ? "(the compiler gave no log)" : log);
-        return new LibraryBuildException(b.toString(), log, line);
     }
 
     private static String hash(String source, String options) {

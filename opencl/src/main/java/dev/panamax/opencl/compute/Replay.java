@@ -228,7 +228,6 @@ final class Replay {
         Size lastGrid = null, lastGroup = null;
         long sizes = 0;
         int dims = 0;
-        boolean uniform = false;
         List<Command> commands = this.commands;
         int count = commands.size();
         Command previous = null;
@@ -255,10 +254,6 @@ final class Replay {
                     Size grid = d.grid(), group = d.threadgroup();
                     if (grid != lastGrid || group != lastGroup) {
                         dims = Math.max(grid.dimensions(), group.dimensions());
-                        uniform = true;
-                        for (int k = 0; k < dims; k++) {
-                            if (group.get(k) == 0 || grid.get(k) % group.get(k) != 0) uniform = false;
-                        }
                         sizes = take(48);
                         for (int k = 0; k < 3; k++) {
                             staging.set(ValueLayout.JAVA_LONG, sizes + 8L * k, grid.get(k));
@@ -268,8 +263,8 @@ final class Replay {
                         lastGroup = group;
                     }
                     int e = add(Op.NDRANGE, i, -1);
-                    set(e, q, p.kernel().address(), dims, 0, stagingBase + sizes,
-                            uniform || !d.exactGrid() ? stagingBase + sizes + 24 : 0, 0, 0, 0);
+                    // the encoder refuses a grid that is not a whole number of groups: the group size is always given
+                    set(e, q, p.kernel().address(), dims, 0, stagingBase + sizes, stagingBase + sizes + 24, 0, 0, 0);
                     enqueued(e);
                 }
                 case Command.Copy cp -> {

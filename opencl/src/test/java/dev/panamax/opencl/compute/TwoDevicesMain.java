@@ -2,6 +2,7 @@ package dev.panamax.opencl.compute;
 
 import dev.panamax.compute.Buffer;
 import dev.panamax.compute.CommandBuffer;
+import dev.panamax.compute.CommandBufferException;
 import dev.panamax.compute.CommandBufferStatus;
 import dev.panamax.compute.CommandQueue;
 import dev.panamax.compute.ComputeDevice;
@@ -57,7 +58,12 @@ public final class TwoDevicesMain {
                 e.setPipeline(incA).setBuffer(0, onB).dispatchThreads(Size.of(64), Size.of(8));
             }
             unchecked.commit();
-            CommandBufferStatus status = unchecked.waitUntilCompleted();
+            CommandBufferStatus status;
+            try {
+                status = unchecked.waitUntilCompleted();
+            } catch (CommandBufferException failed) {
+                status = unchecked.status();
+            }
             System.out.println("unchecked " + status + " index " + unchecked.error().map(x -> x.commandIndex()).orElse(-2)
                     + ": " + unchecked.error().map(Throwable::getMessage).orElse(""));
             System.out.println("first command ran: " + onA.contents().getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, 0));

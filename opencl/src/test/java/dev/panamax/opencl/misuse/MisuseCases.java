@@ -31,6 +31,18 @@ final class MisuseCases {
                         Outcome.throwsException(HandleReleasedException.class)).withJvmOptions("-Dpanamax.checks=false"));
     }
 
+    /** Compute-layer misuse: kernel arguments and sizes that used to crash or compute garbage, races on a queue. */
+    static List<MisuseCase> compute() {
+        String seeds = System.getProperty("panamax.misuse.seeds");
+        long seed = seeds == null || seeds.isBlank() ? new java.util.Random().nextLong() & Long.MAX_VALUE
+                : Long.parseLong(seeds.split(",")[0].trim());
+        return List.of(
+                new MisuseCase("kernel arguments of the wrong kind, size or limit, CHECKED", KernelArgumentMisuse.class, Outcome.success()),
+                new MisuseCase("8 threads commit one command buffer and their own while the queue closes, seed=" + seed
+                        + " (rerun: -Dpanamax.misuse.seeds=" + seed + ")", QueueRaces.class, Outcome.success())
+                        .withArgs(Long.toString(seed), "8", "20"));
+    }
+
     /**
      * The random sequences: one case per seed, {@code -Dpanamax.misuse.seeds=1,2,3} (default three seeds
      * drawn from the time, printed), {@code -Dpanamax.misuse.ops=N} operations per thread (default 1,000),

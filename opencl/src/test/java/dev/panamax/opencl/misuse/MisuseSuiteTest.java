@@ -25,6 +25,11 @@ class MisuseSuiteTest {
     }
 
     @TestFactory
+    Stream<DynamicTest> computeMisuseEndsAsExpectedWithoutACrashOrAHang() {
+        return MisuseCases.compute().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> runAndCheck(c)));
+    }
+
+    @TestFactory
     Stream<DynamicTest> randomSequencesOfHandleOperationsEndWithoutACrash() {
         return MisuseCases.randomSequences().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> runAndCheck(c)));
     }
