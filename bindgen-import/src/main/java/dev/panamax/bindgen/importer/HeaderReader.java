@@ -44,6 +44,10 @@ final class HeaderReader {
             "union", "unsigned", "void", "volatile", "while", "_Bool", "bool", "ptr", "string");
     private static final Pattern IDENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final String MACRO_PREFIX = "pmx_macro_";
+    /** The warnings that say a constant expression's value is not what it means (wrapped, cut, out of range). */
+    private static final Set<String> VALUE_WARNINGS = Set.of("-Winteger-overflow", "-Wshift-count-overflow",
+            "-Wshift-count-negative", "-Wshift-overflow", "-Wconstant-conversion", "-Wimplicitly-unsigned-literal",
+            "-Wliteral-range", "-Wimplicit-const-int-float-conversion", "-Wdivision-by-zero");
     private static final Set<Integer> UNSIGNED = Set.of(Clang.CXType_Char_U, Clang.CXType_UChar, Clang.CXType_UShort,
             Clang.CXType_UInt, Clang.CXType_ULong, Clang.CXType_ULongLong, Clang.CXType_Char16, Clang.CXType_Char32);
 
@@ -375,8 +379,19 @@ final class HeaderReader {
      */
     private void macroValues(String main, List<String> args, List<String> macros, Map<String, Place> places) {
         StringBuilder src = new StringBuilder(main);
+        int firstLine = (int) main.lines().count() + 1;
         for (String m : macros) src.append("__auto_type ").append(MACRO_PREFIX).append(m).append(" = (").append(m).append(");\n");
         try (ClangUnit unit = ClangUnit.parse(MAIN, src.toString(), args, Clang.CXTranslationUnit_SkipFunctionBodies)) {
+            // a value clang computes but says is not the expression's (an overflow wrapped, a shift past
+            // the width) is not written: the diagnostic is the reason it is skipped
+            Map<String, String> wrong = new HashMap<>();
+            for (ClangUnit.Diagnostic d : unit.diagnostics(Clang.CXDiagnostic_Warning)) {
+                int index = d.place().line() - firstLine;
+                if (!d.place().file().equals(MAIN) || index < 0 || index >= macros.size()) continue;
+                if (d.severity() >= Clang.CXDiagnostic_Error || VALUE_WARNINGS.contains(d.option())) {
+                    wrong.putIfAbsent(macros.get(index), d.message() + (d.option().isEmpty() ? "" : " [" + d.option() + "]"));
+                }
+            }
             Map<String, Number> values = new HashMap<>();
             for (MemorySegment c : unit.children(unit.root())) {
                 if (ClangUnit.kind(c) != Clang.CXCursor_VarDecl) continue;
@@ -393,7 +408,9 @@ final class HeaderReader {
             }
             for (String m : macros) {
                 Number v = values.get(m);
-                if (v == null) {
+                if (wrong.containsKey(m)) {
+                    skipped.add(new Skipped(m, "constant", places.get(m).toString(), "clang: " + wrong.get(m)));
+                } else if (v == null) {
                     skipped.add(new Skipped(m, "constant", places.get(m).toString(), "not an integer or floating constant expression"));
                 } else if (!constants.containsKey(m)) {
                     constants.put(m, new Constant(m, v, location(places.get(m))));

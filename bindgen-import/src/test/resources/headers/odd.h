@@ -1,0 +1,28 @@
+/* Declarations that are each odd in one way; the import takes what it can express and reports the rest. */
+#include <stdint.h>
+
+#define ODD_MIN INT64_MIN
+#define ODD_MAX INT64_MAX
+#define ODD_UMAX UINT64_MAX
+#define ODD_OVERFLOW (INT64_MAX + 1)
+#define ODD_SHIFT (1 << 70)
+#define ODD_HALF 0.5
+enum odd_names { ODD_ÉTÉ = 3, ODD_PLAIN = 4 };
+
+typedef struct odd_node odd_node;
+struct odd_node { int (*visit)(odd_node *self, void *user_data); odd_node *next; int value; };
+struct odd_by_value { int (*compare)(struct odd_by_value a, struct odd_by_value b); int key; };
+typedef struct { int null; float on; double Yes; } odd_fields;
+typedef int yes;
+typedef struct { int v; } on;
+
+int odd_keywords(int null, int on, int class, int Off, int NULL_);
+int * restrict odd_restrict(const char * restrict name);
+int odd_café(int a);
+int odd_walk(odd_node *first);
+int odd_sort(struct odd_by_value *items, int n);
+yes odd_yes(on o, odd_fields f);
+int odd_plain(int a);
+/* last: a macro named null would rename what follows */
+#define null 0
+#define native 1
