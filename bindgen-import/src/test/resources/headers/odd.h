@@ -26,3 +26,9 @@ int odd_plain(int a);
 /* last: a macro named null would rename what follows */
 #define null 0
 #define native 1
+/* types whose Java classes are taken: by the generated code (Object), by another type (odd_pair, OddPair) */
+typedef struct { int v; } Object;
+typedef struct { int a; } odd_pair;
+typedef struct { int b; } OddPair;
+int odd_object(Object o);
+int odd_pairs(odd_pair p, OddPair q);

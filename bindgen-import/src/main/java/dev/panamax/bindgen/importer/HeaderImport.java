@@ -7,6 +7,7 @@ import dev.panamax.bindgen.decl.DeclarationsParser;
 import dev.panamax.bindgen.decl.Function;
 import dev.panamax.bindgen.decl.TypeDecl;
 import dev.panamax.bindgen.decl.TypeRef;
+import dev.panamax.bindgen.gen.Planner;
 import dev.panamax.core.abi.CType;
 import dev.panamax.core.io.AtomicFile;
 import org.snakeyaml.engine.v2.api.Load;
@@ -114,26 +115,37 @@ public final class HeaderImport {
             }
             DeclarationsWriter.Text text = DeclarationsWriter.write(result, comment, result.headers(), reviewed, r.unsignedConstants());
             String problem = null;
+            DeclarationsException refused = null;
+            boolean parses = false;
             try {
-                DeclarationsParser.parse(text.text(), out.toString());
+                Declarations parsed = DeclarationsParser.parse(text.text(), out.toString());
+                parses = true;
+                Planner.plan(parsed);   // what bindgen would refuse to generate (a type whose Java class is taken)
             } catch (DeclarationsException e) {
-                // one declaration the format refuses (a name, a value) is left out; the rest is imported
-                String what = text.declarationAt(e.location().line());
+                refused = e;
+            }
+            if (refused != null) {
+                // one declaration the format or bindgen refuses (a name, a value) is left out; the rest is imported
+                String what = text.declarationAt(refused.location().line());
                 boolean fromHeader = what != null && (!reimport || changes.added().contains(what));
-                if (fromHeader && dropped < MAX_DROPPED && drop(what, reason(e), types, constants, functions, skipped)) continue;
-                if (!reimport) throw new ImportException("the imported declarations do not validate: " + e.getMessage());
-                problem = e.getMessage();
+                if (fromHeader && dropped < MAX_DROPPED && drop(what, reason(refused, parses), types, constants, functions, skipped)) {
+                    continue;
+                }
+                if (!parses && !reimport) throw new ImportException("the imported declarations do not validate: " + refused.getMessage());
+                if (!parses) problem = refused.getMessage();
+                // a file that parses but that bindgen refuses as a whole (its package, its class) is written: generation says why
             }
             AtomicFile.write(out, text.text().getBytes(StandardCharsets.UTF_8));
             return new Result(out, text.text(), result, skipped, changes, reimport, problem);
         }
     }
 
-    /** The parser's message without the place in the file written (the header's place is reported instead). */
-    private static String reason(DeclarationsException e) {
+    /** The refusal without the place in the file written (the header's place is reported instead). */
+    private static String reason(DeclarationsException e, boolean parses) {
         String prefix = e.location() + ": ";
         String m = e.getMessage();
-        return "the declarations format refuses it: " + (m.startsWith(prefix) ? m.substring(prefix.length()) : m);
+        return (parses ? "bindgen refuses it: " : "the declarations format refuses it: ")
+                + (m.startsWith(prefix) ? m.substring(prefix.length()) : m);
     }
 
     /** Leaves out declaration {@code what} ({@code "function f"}, {@code "type T"}, ...) and what uses it. */

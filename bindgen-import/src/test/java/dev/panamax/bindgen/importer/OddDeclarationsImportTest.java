@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * odd.h holds declarations that are each odd in one way: 64-bit extremes, macros whose value clang
  * wraps, names that are Java keywords, YAML words or not ASCII, {@code restrict}, structs whose callback
- * takes the struct. Each is imported as it is or skipped with its name, place and reason; the rest of
+ * takes the struct, types whose Java class another type or the generated code has. Each is imported as it is or skipped with its name, place and reason; the rest of
  * the header is imported, and bindgen generates from the file.
  */
 class OddDeclarationsImportTest {
@@ -103,10 +103,19 @@ class OddDeclarationsImportTest {
     }
 
     @Test
+    void typesWhoseJavaClassIsTakenAreSkippedWithWhatUsesThem() throws IOException {
+        assertSkipped("Object", "type", 30, "bindgen refuses it: type Object would be the Java class Object");
+        assertSkipped("odd_object", "function", 33, "uses Object, which is skipped");
+        assertSkipped("OddPair", "type", 32, "bindgen refuses it: type OddPair would be the Java class OddPair, already the class of type odd_pair");
+        assertSkipped("odd_pairs", "function", 34, "uses OddPair, which is skipped");
+        assertInstanceOf(TypeDecl.Struct.class, d.types().get("odd_pair"));
+    }
+
+    @Test
     void theRestIsImportedAndBindgenGeneratesFromIt() {
         assertEquals(List.of("odd_keywords", "odd_restrict", "odd_walk", "odd_yes", "odd_plain"),
                 d.functions().stream().map(f -> f.name()).toList());
-        assertEquals(9, result.skipped().size(), result.skipped().toString());
+        assertEquals(13, result.skipped().size(), result.skipped().toString());
         Bindgen.Generation g = Bindgen.generate(d);
         assertEquals(5, g.plan().rawFunctions().size());
     }
