@@ -511,7 +511,9 @@ final class HeaderReader {
             if (name.equals("va_list") || name.equals("__gnuc_va_list") || name.equals("__builtin_va_list")) {
                 throw new Unsupported("va_list");
             }
-            return map(canonical, context, use, cursor);
+            // another header's function pointer typedef is a callback under its own name, as the library's
+            // are: expanded at each use, a chain of them would be copied exponentially
+            if (!isFunctionPointer(canonical)) return map(canonical, context, use, cursor);
         }
         if (failedTypes.containsKey(name)) throw new Unsupported(failedTypes.get(name));
         if (types.containsKey(name) || inProgress.contains(name)) return new TypeRef.Named(name);
@@ -548,6 +550,12 @@ final class HeaderReader {
         } finally {
             inProgress.remove(name);
         }
+    }
+
+    private boolean isFunctionPointer(MemorySegment canonical) {
+        if (ClangUnit.typeKind(canonical) != Clang.CXType_Pointer) return false;
+        int pk = ClangUnit.typeKind(u.canonical(u.pointee(canonical)));
+        return pk == Clang.CXType_FunctionProto || pk == Clang.CXType_FunctionNoProto;
     }
 
     private TypeRef pointer(MemorySegment t, String context, MemorySegment cursor) {

@@ -58,6 +58,21 @@ class ImportSizeTest {
         assertTrue(sixteen.text().length() < 4_000, "the 16-level file has " + sixteen.text().length() + " bytes");
     }
 
+    @Test
+    void aChainDeclaredInAnotherLibrarysHeaderIsNotExpandedEither() throws IOException {
+        Path other = Files.createDirectories(dir.resolve("other"));
+        Files.writeString(other.resolve("chain.h"), typedefChain(16).replace("void ch_use(ch_f16 f);\n", ""));
+        Path own = Files.createDirectories(dir.resolve("own"));
+        Path h = own.resolve("user.h");
+        Files.writeString(h, "#include \"../other/chain.h\"\nvoid us_use(ch_f16 f);\n");
+        HeaderImport.Result r = HeaderImport.run(new ImportOptions(List.of(h), "user", List.of(), List.of(), null, "org.example.user"),
+                own.resolve("user.yaml"));
+        Declarations d = DeclarationsParser.parse(r.file());
+        assertEquals(17, d.types().size(), d.types().keySet().toString());
+        assertEquals("ch_f16", d.function("us_use").orElseThrow().params().getFirst().type().spelling());
+        assertTrue(r.text().length() < 4_000, "the file has " + r.text().length() + " bytes");
+    }
+
     /** {@code #define DB_D1 (DB_D0 + DB_D0)} and so on: DB_Dn expands to 2^(n+2) - 3 tokens. */
     private static String doublingMacros(int levels) {
         StringBuilder h = new StringBuilder("#define DB_D0 1\n");
