@@ -31,6 +31,11 @@ import java.util.Set;
  * header cannot say; importing again into the same file keeps everything that person added and reports
  * what the headers added, removed or changed.
  *
+ * <p>A declaration that cannot be expressed (a construct the format lacks, a name Java or the format
+ * cannot use, a macro too large to expand or whose value clang warns about, a type bindgen would refuse)
+ * is left out with what uses it and listed in {@link Result#skipped()} with its header place and why;
+ * the rest is imported. The file is written with {@link AtomicFile}, and only when its bytes change.
+ *
  * <pre>{@code
  * HeaderImport.Result r = HeaderImport.run(new ImportOptions(List.of(Path.of("/usr/include/sqlite3.h")), "sqlite3",
  *         List.of(), List.of(), Pattern.compile("^(sqlite3|SQLITE_)"), "org.example.sqlite"), Path.of("sqlite3.yaml"));

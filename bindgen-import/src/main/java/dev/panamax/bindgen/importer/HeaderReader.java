@@ -32,7 +32,9 @@ import java.util.regex.Pattern;
  * {@code long double}, anonymous nested structs and unions, vectors, 128-bit integers, ...).
  *
  * <p>Types of the C library and the compiler ({@code uint32_t}, {@code size_t}) become primitives; a
- * typedef of the headers' own files keeps its name.
+ * typedef of the headers' own files keeps its name, and so does a function pointer typedef of any file
+ * (a callback's parameters are read as written, so typedefs built on one another stay a chain). Only the
+ * macros kept are evaluated, each after {@link MacroSize} has bounded its expansion.
  */
 final class HeaderReader {
     /** The directories whose files are the C library's and the compiler's, not a library's own. */
@@ -58,7 +60,12 @@ final class HeaderReader {
         }
     }
 
-    /** What the headers declare, in the declarations model. */
+    /**
+     * What the headers declare, in the declarations model.
+     *
+     * @param macroTokens       the tokens of the macros given to clang to evaluate, as {@link MacroSize} counts them
+     * @param unsignedConstants the constants whose C type is unsigned
+     */
     record Result(Map<String, TypeDecl> types, Map<String, Constant> constants, List<Function> functions,
                   List<Skipped> skipped, int seen, Map<String, long[]> layouts, long macroTokens,
                   Set<String> unsignedConstants) {}

@@ -159,11 +159,14 @@ class ReimportAnnotationsTest {
         Files.copy(HeaderImportTest.header("annotated.h"), h);
         Path out = dir.resolve("an.yaml");
         Files.writeString(out, ANNOTATED);
-        Files.writeString(h, Files.readString(h).replace("int an_blob_size(an_blob b);", "int an_blob_size(an_blob b);\nint an_count(an_ctx *c);"));
+        // a new function, and a new struct the format refuses (its callback takes it by value) with a function using it
+        Files.writeString(h, Files.readString(h).replace("int an_blob_size(an_blob b);", "int an_blob_size(an_blob b);\n"
+                + "int an_count(an_ctx *c);\nstruct an_rec { int (*same)(struct an_rec r); };\nvoid an_rec_use(struct an_rec *r);"));
 
         HeaderImport.Result r = HeaderImport.run(options(h), out);
         assertNull(r.problem());
         assertEquals(List.of("+ function an_count"), r.changes().lines());
+        assertEquals(List.of("an_rec", "an_rec_same", "an_rec_use"), r.skipped().stream().map(Skipped::name).sorted().toList());
         Declarations d = DeclarationsParser.parse(out);
         assertEquals(List.of("liban.so.1", "an"), d.sonames());
         assertEquals("org.example.annotated", d.javaPackage());
