@@ -32,3 +32,5 @@ typedef struct { int a; } odd_pair;
 typedef struct { int b; } OddPair;
 int odd_object(Object o);
 int odd_pairs(odd_pair p, OddPair q);
+/* returns a function pointer of no typedef: the callback cannot take the function's own name */
+void (*odd_handler(int which))(int signal);

@@ -279,7 +279,7 @@ final class HeaderReader {
             if (ClangUnit.typeKind(type) == Clang.CXType_FunctionProto && u.isVariadic(type)) {
                 throw new Unsupported("variadic (...): FFM binds a variadic function per call shape; declare each shape by hand");
             }
-            TypeRef returns = map(u.result(type), name, Use.RETURN);
+            TypeRef returns = map(u.result(type), name + "_returns", Use.RETURN);   // a callback it returns: NAME_returns
             List<Param> params = new ArrayList<>();
             int n = Math.max(0, u.argumentCount(c));
             Set<String> names = new HashSet<>();

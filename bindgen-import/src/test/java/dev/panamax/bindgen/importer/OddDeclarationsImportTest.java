@@ -112,11 +112,17 @@ class OddDeclarationsImportTest {
     }
 
     @Test
+    void aFunctionPointerReturnedWithoutATypedefIsACallbackNamedAfterTheFunction() {
+        assertEquals("odd_handler_returns", d.function("odd_handler").orElseThrow().returns().type().spelling());
+        assertEquals("i32", ((TypeDecl.Callback) d.types().get("odd_handler_returns")).params().getFirst().type().spelling());
+    }
+
+    @Test
     void theRestIsImportedAndBindgenGeneratesFromIt() {
-        assertEquals(List.of("odd_keywords", "odd_restrict", "odd_walk", "odd_yes", "odd_plain"),
-                d.functions().stream().map(f -> f.name()).toList());
+        assertEquals(List.of("odd_keywords", "odd_restrict", "odd_walk", "odd_yes", "odd_plain", "odd_handler"),
+                d.functions().stream().map(f -> f.name()).toList(), result.skipped().toString());
         assertEquals(13, result.skipped().size(), result.skipped().toString());
         Bindgen.Generation g = Bindgen.generate(d);
-        assertEquals(5, g.plan().rawFunctions().size());
+        assertEquals(6, g.plan().rawFunctions().size());
     }
 }
