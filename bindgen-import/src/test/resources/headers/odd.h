@@ -34,3 +34,5 @@ int odd_object(Object o);
 int odd_pairs(odd_pair p, OddPair q);
 /* returns a function pointer of no typedef: the callback cannot take the function's own name */
 void (*odd_handler(int which))(int signal);
+/* an enum clang widens to unsigned long */
+enum odd_wide { ODD_WIDE_ALL = 0xFFFFFFFFFFFFFFFFull, ODD_WIDE_ONE = 1 };

@@ -313,6 +313,7 @@ final class HeaderReader {
     }
 
     private void enumConstants(MemorySegment e) {
+        boolean unsigned = UNSIGNED.contains(ClangUnit.typeKind(u.canonical(u.enumIntegerType(e))));
         for (MemorySegment k : u.children(e)) {
             if (ClangUnit.kind(k) != Clang.CXCursor_EnumConstantDecl) continue;
             String name = u.spelling(k);
@@ -324,6 +325,7 @@ final class HeaderReader {
                 continue;
             }
             constants.put(name, new Constant(name, u.enumValue(k), location(u.place(k))));
+            if (unsigned) unsignedConstants.add(name);
         }
     }
 

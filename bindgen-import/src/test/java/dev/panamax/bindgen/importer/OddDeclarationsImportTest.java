@@ -59,6 +59,9 @@ class OddDeclarationsImportTest {
         assertTrue(result.text().contains("\n  ODD_UMAX: 0xffffffffffffffff\n"), result.text());
         assertTrue(result.text().contains("\n  ODD_MIN: -9223372036854775808\n"), result.text());
         assertEquals(0.5, d.constants().get("ODD_HALF").value());
+        assertEquals(-1L, d.constants().get("ODD_WIDE_ALL").value());   // an enum clang makes unsigned long
+        assertTrue(result.text().contains("\n  ODD_WIDE_ALL: 0xffffffffffffffff\n"), result.text());
+        assertEquals(1L, d.constants().get("ODD_WIDE_ONE").value());
         assertSkipped("ODD_OVERFLOW", "constant", 7, "clang: overflow in expression; result is -9223372036854775808");
         assertSkipped("ODD_SHIFT", "constant", 8, "clang: shift count >= width of type [-Wshift-count-overflow]");
     }
