@@ -41,6 +41,8 @@ final class MacroSize {
     private final Map<String, long[]> functionSizes = new HashMap<>();
     private final Set<String> expanding = new HashSet<>();
     private int depth;
+    /** Whether the size being worked out met the depth limit: what it finds is then not remembered. */
+    private boolean cut;
 
     /** {@code definitions} gives a name's definition, or null when the name is not a macro. */
     MacroSize(Function<String, Definition> definitions) {
@@ -51,6 +53,7 @@ final class MacroSize {
     long of(String name) {
         Definition d = definitions.apply(name);
         if (d == null || d.functionLike()) return 1;
+        cut = false;
         return objectSize(name, d);
     }
 
@@ -58,7 +61,7 @@ final class MacroSize {
         Long known = objectSizes.get(name);
         if (known != null) return known;
         long size = enter(name, () -> tokens(d.body(), Set.of()));
-        objectSizes.put(name, size);
+        if (!cut) objectSizes.put(name, size);
         return size;
     }
 
@@ -70,12 +73,15 @@ final class MacroSize {
         Set<String> params = new HashSet<>(d.parameters());
         size[0] = enter(name, () -> tokens(d.body(), params));
         for (String t : d.body()) if (params.contains(t)) size[1] = add(size[1], 1);
-        functionSizes.put(name, size);
+        if (!cut) functionSizes.put(name, size);
         return size;
     }
 
     private long enter(String name, java.util.function.LongSupplier body) {
-        if (depth >= MAX_DEPTH) return OVER;
+        if (depth >= MAX_DEPTH) {
+            cut = true;
+            return OVER;
+        }
         expanding.add(name);
         depth++;
         try {

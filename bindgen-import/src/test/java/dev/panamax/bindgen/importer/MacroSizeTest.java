@@ -63,6 +63,16 @@ class MacroSizeTest {
     }
 
     @Test
+    void aChainTooDeepToFollowCountsAsTooLargeWithoutChangingTheSizesOfItsLinks() {
+        object("L0", "1");
+        for (int i = 1; i <= 2000; i++) object("L" + i, "( L" + (i - 1) + " + 1 )");   // L1 is defined after L2000 uses it
+        assertEquals(MacroSize.LIMIT + 1, sizes.of("L2000"));   // 2,000 macros deep: not followed
+        // each link asked on its own, nearer ones first (each within the depth once the one before is known),
+        // is exact: L1500, which the deep walk met at the limit, included
+        for (int i = 300; i <= 1500; i += 400) assertEquals(4 * i + 1, sizes.of("L" + i), "L" + i);
+    }
+
+    @Test
     void aMacroThatUsesItselfIsNotExpandedAgain() {
         object("SELF", "( SELF + 1 )");
         object("PING", "( PONG )");
