@@ -21,10 +21,11 @@ import java.util.stream.Collectors;
 /**
  * Merges a fresh import into the declarations file a person has annotated. The header decides the C
  * facts (which functions, types and constants exist; their types); the file keeps everything else:
- * statuses, ownership, lengths, directions, nullability, tiers, batchable, the {@code errors} section,
- * handle release and retain functions, callback user data, the package and class, and a more precise
- * type a person wrote where the C type is unchanged ({@code f32*} for a {@code void *}, {@code cl_bool}
- * for a {@code cl_uint}).
+ * statuses, ownership, lengths, directions, nullability, {@code elements}, {@code async_unless}, tiers,
+ * batchable, blocking, requirements, the {@code errors} section, handle release and retain functions,
+ * {@code boolean} aliases, a struct's {@code align}, callback user data and calls, the package and
+ * class, the order of the types, and a more precise type a person wrote where the C type is unchanged
+ * ({@code f32*} for a {@code void *}, {@code cl_bool} for a {@code cl_uint}), in parameters and fields.
  */
 final class Reimport {
     private final Declarations old;
@@ -47,7 +48,7 @@ final class Reimport {
 
     private Merged run() {
         Map<String, TypeDecl> types = new LinkedHashMap<>();
-        List<String> newTypes = new ArrayList<>();
+        Set<String> newTypes = new java.util.LinkedHashSet<>();
         for (TypeDecl t : fresh.types().values()) {
             TypeDecl o = old.types().get(t.name());
             if (o == null) {
@@ -99,7 +100,7 @@ final class Reimport {
      * header now names a callback's {@code size_t} parameter's typedef, the file keeps {@code u64} there, and
      * nothing else uses the typedef. A new type imported for its own sake (nothing in the header uses it) stays.
      */
-    private void dropNewTypesNothingUses(Map<String, TypeDecl> types, List<String> newTypes, List<Function> functions) {
+    private void dropNewTypesNothingUses(Map<String, TypeDecl> types, Set<String> newTypes, List<Function> functions) {
         Set<String> usedByHeader = used(fresh.types(), fresh.functions(), List.of());
         List<TypeRef> roots = new ArrayList<>(old.errors().values().stream().map(e -> e.type()).toList());
         for (TypeDecl t : types.values()) {
