@@ -178,6 +178,20 @@ class DeclarationsParserTest {
     }
 
     @Test
+    void integerConstantsCoverAll64BitsSignedAndInHexadecimal() {
+        Declarations d = DeclarationsParser.parse(HEAD + "constants:\n  MIN: -9223372036854775808\n  MAX: 9223372036854775807\n"
+                + "  UMAX: 0xffffffffffffffff\n  OCT: 0o17\n", "t.yaml");
+        assertEquals(Long.MIN_VALUE, d.constants().get("MIN").value());
+        assertEquals(Long.MAX_VALUE, d.constants().get("MAX").value());
+        assertEquals(-1L, d.constants().get("UMAX").value());
+        assertEquals(15L, d.constants().get("OCT").value());
+        assertError(HEAD + "constants:\n  BIG: 9223372036854775808\n", "4:8", "constant BIG '9223372036854775808' is out of range",
+                "expected a 64-bit integer");
+        assertError(HEAD + "constants:\n  LOW: -9223372036854775809\n", "4:8", "out of range");
+        assertError(HEAD + "constants:\n  WIDE: 0x10000000000000000\n", "4:9", "out of range");
+    }
+
+    @Test
     void unknownTypes() {
         assertError(HEAD + "functions:\n  - {name: f, returns: u33}\n", "4:24", "unknown type 'u33'", "expected a primitive (void bool i8");
         assertError(HEAD + "types:\n  P: {struct: [[Q, q]]}\n", "4:17", "unknown type 'Q'", "declared under types (P)");

@@ -94,6 +94,32 @@ final class ClangUnit implements AutoCloseable {
         return out;
     }
 
+    /**
+     * A diagnostic of the unit: where it is (the expansion location: for code a macro expanded to, the
+     * place the macro is used), its severity ({@code Clang.CXDiagnostic_Warning} ...), its message, and the
+     * warning option that enables it ({@code -Winteger-overflow}; empty for an error).
+     */
+    record Diagnostic(Place place, int severity, String message, String option) {}
+
+    /** The unit's diagnostics of severity {@code minimum} and above. */
+    List<Diagnostic> diagnostics(int minimum) {
+        List<Diagnostic> out = new ArrayList<>();
+        int n = Clang.clang_getNumDiagnostics(unit.handle());
+        for (int i = 0; i < n; i++) {
+            MemorySegment d = Clang.clang_getDiagnostic(unit.handle(), i);
+            try {
+                int severity = Clang.clang_getDiagnosticSeverity(d);
+                if (severity < minimum) continue;
+                out.add(new Diagnostic(placeOf(Clang.clang_getDiagnosticLocation(arena, d)), severity,
+                        string(Clang.clang_getDiagnosticSpelling(arena, d)),
+                        string(Clang.clang_getDiagnosticOption(arena, d, MemorySegment.NULL))));
+            } finally {
+                Clang.clang_disposeDiagnostic(d);
+            }
+        }
+        return out;
+    }
+
     MemorySegment root() {
         return Clang.clang_getTranslationUnitCursor(arena, unit.handle());
     }
@@ -126,7 +152,11 @@ final class ClangUnit implements AutoCloseable {
 
     /** Where {@code cursor} is (its expansion location): the file's name, line and column. */
     Place place(MemorySegment cursor) {
-        MemorySegment loc = Clang.clang_getCursorLocation(arena, cursor);
+        return placeOf(Clang.clang_getCursorLocation(arena, cursor));
+    }
+
+    /** The file, line and column of source location {@code loc} (its expansion location). */
+    private Place placeOf(MemorySegment loc) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment file = a.allocate(ValueLayout.ADDRESS);
             MemorySegment line = a.allocate(ValueLayout.JAVA_INT);

@@ -10,12 +10,15 @@ import dev.panamax.bindgen.decl.Returns;
 import dev.panamax.bindgen.decl.TypeDecl;
 import dev.panamax.bindgen.decl.TypeRef;
 import dev.panamax.bindgen.decl.TypeRefs;
+import dev.panamax.core.abi.ScalarKind;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -29,6 +32,13 @@ final class DeclarationsWriter {
     /** The comment that marks a place to annotate. */
     static final String MARKER = "# annotate:";
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\*)*(\\[[0-9]+])*\\**");
+    private static final Pattern DOTTED = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)+");
+    /**
+     * Plain words a YAML reader takes for something other than a string: null, and the booleans of YAML
+     * 1.2 and of YAML 1.1 as SnakeYAML and PyYAML read them. Numbers ({@code 1e3}, {@code 0x10}, {@code .inf})
+     * cannot match {@link #PLAIN}, so they are quoted too.
+     */
+    private static final Set<String> NOT_STRINGS = Set.of("null", "true", "false", "yes", "no", "on", "off");
 
     /** Which places a person has already reviewed (written in the long form). */
     interface Reviewed {
@@ -44,59 +54,101 @@ final class DeclarationsWriter {
 
     private final Declarations d;
     private final Reviewed reviewed;
+    private final Set<String> unsignedConstants;
     private final StringBuilder out = new StringBuilder();
+    /** The first line of each declaration written: {@code "function f"}, {@code "type T"}, {@code "constant C"}. */
+    private final TreeMap<Integer, String> starts = new TreeMap<>();
+    private int line = 1;
+    private int counted;
 
-    private DeclarationsWriter(Declarations d, Reviewed reviewed) {
+    private DeclarationsWriter(Declarations d, Reviewed reviewed, Set<String> unsignedConstants) {
         this.d = d;
         this.reviewed = reviewed;
+        this.unsignedConstants = unsignedConstants;
+    }
+
+    /** A file's text, and the declaration that starts at each line of it. */
+    record Text(String text, NavigableMap<Integer, String> declarations) {
+        /** The declaration written at {@code line} ({@code "function f"}), or null for a line before the first. */
+        String declarationAt(int line) {
+            var e = declarations.floorEntry(line);
+            return e == null ? null : e.getValue();
+        }
     }
 
     /**
      * The text of {@code d}: {@code comment} (lines starting with {@code #}) first, then the keys;
-     * {@code headers} are written under {@code headers:}.
+     * {@code headers} are written under {@code headers:}. The constants named in {@code unsignedConstants}
+     * are unsigned: a value with the top bit set is written in hexadecimal ({@code 0xffffffffffffffff}),
+     * which reads back as the same 64 bits, not as the negative number those bits are in a Java long.
      */
-    static String write(Declarations d, String comment, List<String> headers, Reviewed reviewed) {
-        return new DeclarationsWriter(d, reviewed).document(comment, headers);
+    static Text write(Declarations d, String comment, List<String> headers, Reviewed reviewed, Set<String> unsignedConstants) {
+        DeclarationsWriter w = new DeclarationsWriter(d, reviewed, unsignedConstants);
+        String text = w.document(comment, headers);
+        return new Text(text, w.starts);
+    }
+
+    /** Notes that declaration {@code what} starts at the next line written. */
+    private void starts(String what) {
+        for (int i = counted; i < out.length(); i++) if (out.charAt(i) == '\n') line++;
+        counted = out.length();
+        starts.put(line, what);
     }
 
     private String document(String comment, List<String> headers) {
         if (comment != null && !comment.isBlank()) out.append(comment.strip()).append("\n");
         out.append("format: 1\n");
-        out.append("library: ").append(d.library()).append("\n");
+        out.append("library: ").append(scalar(d.library())).append("\n");
         if (!d.sonames().isEmpty()) out.append("sonames: ").append(flow(d.sonames().stream().map(DeclarationsWriter::scalar).toList())).append("\n");
-        if (d.javaPackage() != null) out.append("package: ").append(d.javaPackage()).append("\n");
-        out.append("class: ").append(d.className()).append("\n");
+        if (d.javaPackage() != null) {
+            String p = d.javaPackage();
+            out.append("package: ").append(DOTTED.matcher(p).matches() ? p : scalar(p)).append("\n");
+        }
+        out.append("class: ").append(scalar(d.className())).append("\n");
         if (!headers.isEmpty()) out.append("headers: ").append(flow(headers.stream().map(DeclarationsWriter::scalar).toList())).append("\n");
         if (!d.types().isEmpty()) {
             out.append("\ntypes:\n");
-            for (TypeDecl t : d.types().values()) type(t);
+            for (TypeDecl t : d.types().values()) {
+                starts("type " + t.name());
+                type(t);
+            }
         }
         if (!d.constants().isEmpty()) {
             out.append("\nconstants:\n");
-            for (Constant c : d.constants().values()) out.append("  ").append(c.name()).append(": ").append(number(c.value())).append("\n");
+            for (Constant c : d.constants().values()) {
+                starts("constant " + c.name());
+                out.append("  ").append(scalar(c.name())).append(": ").append(constant(c)).append("\n");
+            }
         }
         if (!d.errors().isEmpty()) {
             out.append("\nerrors:\n");
-            for (ErrorConvention e : d.errors().values()) error(e);
+            for (ErrorConvention e : d.errors().values()) {
+                starts("error " + e.name());
+                error(e);
+            }
         }
         if (!d.functions().isEmpty()) {
             out.append("\nfunctions:\n");
-            for (Function f : d.functions()) function(f);
+            for (Function f : d.functions()) {
+                starts("function " + f.name());
+                function(f);
+            }
         }
         return out.toString();
     }
 
     private void type(TypeDecl t) {
-        out.append("  ").append(t.name()).append(t instanceof TypeDecl.Callback ? ":" : ": ");
+        out.append("  ").append(scalar(t.name())).append(t instanceof TypeDecl.Callback ? ":" : ": ");
         switch (t) {
+            case TypeDecl.Alias a when a.bool() -> out.append("{type: ").append(ref(a.target())).append(", boolean: true}\n");
             case TypeDecl.Alias a -> out.append(ref(a.target())).append("\n");
             case TypeDecl.Struct s -> out.append(record("struct", s.fields(), s.align())).append("\n");
             case TypeDecl.Union s -> out.append(record("union", s.fields(), s.align())).append("\n");
             case TypeDecl.Handle h -> {
                 List<String> keys = new ArrayList<>();
                 keys.add("handle: " + h.kind());
-                if (h.retain() != null) keys.add("retain: " + h.retain());
-                if (h.release() != null) keys.add("release: " + h.release());
+                if (h.retain() != null) keys.add("retain: " + scalar(h.retain()));
+                if (h.release() != null) keys.add("release: " + scalar(h.release()));
                 if (h.ownership() == Returns.Ownership.BORROWED) keys.add("ownership: borrowed");
                 out.append("{").append(String.join(", ", keys)).append("}");
                 if (h.release() == null && h.retain() == null) mark("release, retain (to own these handles)");
@@ -107,7 +159,7 @@ final class DeclarationsWriter {
                 if (!(c.returns() instanceof TypeRef.Void)) keys.add("returns: " + ref(c.returns()));
                 List<String> params = c.params().stream().map(p -> param(p, true)).toList();
                 keys.add("params: " + flow(params));
-                if (c.userData() != null && !(c.userData().equals("user_data"))) keys.add("user_data: " + c.userData());
+                if (c.userData() != null && !(c.userData().equals("user_data"))) keys.add("user_data: " + scalar(c.userData()));
                 if (c.calls() == TypeDecl.Callback.Calls.ONCE) keys.add("calls: once");
                 out.append("\n    callback: {").append(String.join(", ", keys)).append("}");
                 if (c.userData() == null && !reviewed.param(c.name(), "user_data")) mark("user_data, calls");
@@ -117,23 +169,23 @@ final class DeclarationsWriter {
     }
 
     private String record(String kind, List<Field> fields, int align) {
-        List<String> fs = fields.stream().map(f -> "[" + ref(f.type()) + ", " + f.name() + "]").toList();
+        List<String> fs = fields.stream().map(f -> "[" + ref(f.type()) + ", " + scalar(f.name()) + "]").toList();
         return "{" + kind + ": " + flow(fs) + (align > 0 ? ", align: " + align : "") + "}";
     }
 
     private void error(ErrorConvention e) {
-        out.append("  ").append(e.name()).append(":\n");
+        out.append("  ").append(scalar(e.name())).append(":\n");
         out.append("    type: ").append(ref(e.type())).append("\n");
         out.append("    success: ").append(flow(e.success().stream().map(String::valueOf).toList())).append("\n");
         if (!e.names().isEmpty()) {
             List<String> names = e.names().entrySet().stream().sorted(Map.Entry.comparingByKey())
-                    .map(n -> n.getKey() + ": " + n.getValue()).toList();
+                    .map(n -> n.getKey() + ": " + scalar(n.getValue())).toList();
             out.append("    names: {").append(String.join(", ", names)).append("}\n");
         }
     }
 
     private void function(Function f) {
-        out.append("  - name: ").append(f.name()).append("\n");
+        out.append("  - name: ").append(scalar(f.name())).append("\n");
         Returns r = f.returns();
         boolean longReturn = r.status() != null || r.ownership() != null || r.length() != null;
         if (!(r.type() instanceof TypeRef.Void) || longReturn) {
@@ -141,9 +193,9 @@ final class DeclarationsWriter {
             if (longReturn || reviewed.returns(f.name())) {
                 List<String> keys = new ArrayList<>();
                 keys.add("type: " + ref(r.type()));
-                if (r.status() != null) keys.add("status: " + r.status());
+                if (r.status() != null) keys.add("status: " + scalar(r.status()));
                 if (r.ownership() != null) keys.add("ownership: " + r.ownership().name().toLowerCase(Locale.ROOT));
-                if (r.length() != null) keys.add("length: " + r.length());
+                if (r.length() != null) keys.add("length: " + scalar(r.length()));
                 out.append("{").append(String.join(", ", keys)).append("}");
             } else {
                 out.append(ref(r.type()));
@@ -194,26 +246,28 @@ final class DeclarationsWriter {
 
     private static boolean isLong(Param p) {
         return p.direction() != Param.Direction.IN || p.hasLength() || p.terminated() || p.nullable() || p.errcode() != null
-                || p.ownership() != null;
+                || p.ownership() != null || !p.elements().isEmpty() || p.asyncUnless() != null;
     }
 
     private String param(Param p, boolean inCallback) {
         if (inCallback && isLong(p)) return longParam(p);
-        return "[" + ref(p.type()) + ", " + p.name() + "]";
+        return "[" + ref(p.type()) + ", " + scalar(p.name()) + "]";
     }
 
     private String longParam(Param p) {
         List<String> keys = new ArrayList<>();
-        keys.add("name: " + p.name());
+        keys.add("name: " + scalar(p.name()));
         keys.add("type: " + ref(p.type()));
         if (p.direction() != Param.Direction.IN) keys.add("dir: " + p.direction().name().toLowerCase(Locale.ROOT));
-        if (p.length() != null) keys.add("length: " + p.length());
+        if (p.length() != null) keys.add("length: " + scalar(p.length()));
         if (p.count() > 0) keys.add("length: " + p.count());
         if (p.expression() != null) keys.add("length: " + quote(p.expression().text()));
         if (p.terminated()) keys.add("terminated: true");
         if (p.nullable()) keys.add("nullable: true");
-        if (p.errcode() != null) keys.add("errcode: " + p.errcode());
+        if (p.errcode() != null) keys.add("errcode: " + scalar(p.errcode()));
         if (p.ownership() != null) keys.add("ownership: " + p.ownership().name().toLowerCase(Locale.ROOT));
+        if (!p.elements().isEmpty()) keys.add("elements: " + flow(p.elements().stream().map(ScalarKind::declName).toList()));
+        if (p.asyncUnless() != null) keys.add("async_unless: " + scalar(p.asyncUnless()));
         return "{" + String.join(", ", keys) + "}";
     }
 
@@ -222,17 +276,20 @@ final class DeclarationsWriter {
     }
 
     private static String ref(TypeRef t) {
-        return t.spelling();
+        return scalar(t.spelling());
     }
 
     private static String flow(List<String> items) {
         return "[" + String.join(", ", items) + "]";
     }
 
-    /** A string as a YAML scalar: plain when it reads back the same, else double-quoted. */
+    /**
+     * A string as a YAML scalar: plain when every YAML reader reads it back as the same string, else
+     * double-quoted ({@code "null"}, {@code "yes"}, {@code "On"}, {@code "1e3"}, {@code "0x10"}).
+     */
     static String scalar(String s) {
-        return PLAIN.matcher(s).matches() && !Set.of("true", "false", "null", "yes", "no", "on", "off").contains(s.toLowerCase(Locale.ROOT))
-                ? s : quote(s);
+        boolean plain = PLAIN.matcher(s).matches() && !NOT_STRINGS.contains(s.toLowerCase(Locale.ROOT));
+        return plain ? s : quote(s);
     }
 
     private static String quote(String s) {
@@ -243,6 +300,12 @@ final class DeclarationsWriter {
             else b.append(c);
         }
         return b.append('"').toString();
+    }
+
+    /** A constant's value: an unsigned one with the top bit set in hexadecimal (the same 64 bits read back). */
+    private String constant(Constant c) {
+        if (c.value() instanceof Long v && v < 0 && unsignedConstants.contains(c.name())) return "0x" + Long.toHexString(v);
+        return number(c.value());
     }
 
     static String number(Number n) {

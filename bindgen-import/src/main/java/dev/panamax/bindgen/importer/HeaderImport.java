@@ -7,7 +7,9 @@ import dev.panamax.bindgen.decl.DeclarationsParser;
 import dev.panamax.bindgen.decl.Function;
 import dev.panamax.bindgen.decl.TypeDecl;
 import dev.panamax.bindgen.decl.TypeRef;
+import dev.panamax.bindgen.gen.Planner;
 import dev.panamax.core.abi.CType;
+import dev.panamax.core.io.AtomicFile;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 
@@ -28,6 +30,11 @@ import java.util.Set;
  * file with a {@value DeclarationsWriter#MARKER} comment at each place a person has to decide what the
  * header cannot say; importing again into the same file keeps everything that person added and reports
  * what the headers added, removed or changed.
+ *
+ * <p>A declaration that cannot be expressed (a construct the format lacks, a name Java or the format
+ * cannot use, a macro too large to expand or whose value clang warns about, a type bindgen would refuse)
+ * is left out with what uses it and listed in {@link Result#skipped()} with its header place and why;
+ * the rest is imported. The file is written with {@link AtomicFile}, and only when its bytes change.
  *
  * <pre>{@code
  * HeaderImport.Result r = HeaderImport.run(new ImportOptions(List.of(Path.of("/usr/include/sqlite3.h")), "sqlite3",
@@ -63,7 +70,13 @@ public final class HeaderImport {
         }
     }
 
-    /** Imports the headers {@code options} names into {@code out}, merging with it when it exists. */
+    /** At most this many declarations are dropped for failing the format's validation before the import gives up. */
+    private static final int MAX_DROPPED = 100;
+
+    /**
+     * Imports the headers {@code options} names into {@code out}, merging with it when it exists. The file
+     * is written atomically ({@link AtomicFile}), and not at all when its bytes would not change.
+     */
     public static Result run(ImportOptions options, Path out) {
         HeaderReader.Result r = HeaderReader.read(options);
         if (r.seen() == 0) {
@@ -74,48 +87,105 @@ public final class HeaderImport {
         }
         List<Skipped> skipped = new ArrayList<>(r.skipped());
         Map<String, TypeDecl> types = new LinkedHashMap<>(r.types());
+        Map<String, Constant> constants = new LinkedHashMap<>(r.constants());
         List<Function> functions = new ArrayList<>(r.functions());
         List<String> headers = options.headers().stream().map(h -> headerName(h, out)).toList();
-        Declarations fresh = declarations(out, options, types, r.constants(), functions, headers);
+        Declarations fresh = declarations(out, options, types, constants, functions, headers);
         checkLayouts(fresh, r.layouts(), types, skipped);
         prune(types, functions, skipped);
-        fresh = declarations(out, options, types, r.constants(), functions, headers);
 
-        Declarations result = fresh;
-        Changes changes = Changes.none();
+        boolean reimport = Files.isRegularFile(out);
+        Declarations old = null;
         String comment = defaultComment(options);
         DeclarationsWriter.Reviewed reviewed = DeclarationsWriter.Reviewed.NONE;
-        boolean reimport = Files.isRegularFile(out);
         if (reimport) {
             String oldText = read(out);
-            Declarations old;
             try {
                 old = DeclarationsParser.parse(oldText, out.toString());
             } catch (DeclarationsException e) {
                 throw new ImportException("cannot re-import into " + out + ": it does not parse: " + e.getMessage()
                         + "; fix it first, or import into a new file");
             }
-            Reimport.Merged m = Reimport.merge(old, fresh);
-            result = m.declarations();
-            changes = m.changes();
             comment = leadingComment(oldText);
             reviewed = reviewedPlaces(oldText);
         }
-        String text = DeclarationsWriter.write(result, comment, result.headers(), reviewed);
-        String problem = null;
-        try {
-            DeclarationsParser.parse(text, out.toString());
-        } catch (DeclarationsException e) {
-            if (!reimport) throw new ImportException("the imported declarations do not validate: " + e.getMessage());
-            problem = e.getMessage();
+        for (int dropped = 0; ; dropped++) {
+            fresh = declarations(out, options, types, constants, functions, headers);
+            Declarations result = fresh;
+            Changes changes = Changes.none();
+            if (reimport) {
+                Reimport.Merged m = Reimport.merge(old, fresh);
+                result = m.declarations();
+                changes = m.changes();
+            }
+            DeclarationsWriter.Text text = DeclarationsWriter.write(result, comment, result.headers(), reviewed, r.unsignedConstants());
+            String problem = null;
+            DeclarationsException refused = null;
+            boolean parses = false;
+            try {
+                Declarations parsed = DeclarationsParser.parse(text.text(), out.toString());
+                parses = true;
+                Planner.plan(parsed);   // what bindgen would refuse to generate (a type whose Java class is taken)
+            } catch (DeclarationsException e) {
+                refused = e;
+            }
+            if (refused != null) {
+                // one declaration the format or bindgen refuses (a name, a value) is left out; the rest is imported
+                String what = text.declarationAt(refused.location().line());
+                boolean fromHeader = what != null && (!reimport || changes.added().contains(what));
+                if (fromHeader && dropped < MAX_DROPPED && drop(what, reason(refused, parses), types, constants, functions, skipped)) {
+                    continue;
+                }
+                if (!parses && !reimport) throw new ImportException("the imported declarations do not validate: " + refused.getMessage());
+                if (!parses) problem = refused.getMessage();
+                // a file that parses but that bindgen refuses as a whole (its package, its class) is written: generation says why
+            }
+            AtomicFile.write(out, text.text().getBytes(StandardCharsets.UTF_8));
+            return new Result(out, text.text(), result, skipped, changes, reimport, problem);
         }
-        try {
-            if (out.toAbsolutePath().getParent() != null) Files.createDirectories(out.toAbsolutePath().getParent());
-            if (!reimport || !text.equals(read(out))) Files.writeString(out, text, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);
+    }
+
+    /** The refusal without the place in the file written (the header's place is reported instead). */
+    private static String reason(DeclarationsException e, boolean parses) {
+        String prefix = e.location() + ": ";
+        String m = e.getMessage();
+        return (parses ? "bindgen refuses it: " : "the declarations format refuses it: ")
+                + (m.startsWith(prefix) ? m.substring(prefix.length()) : m);
+    }
+
+    /** Leaves out declaration {@code what} ({@code "function f"}, {@code "type T"}, ...) and what uses it. */
+    private static boolean drop(String what, String reason, Map<String, TypeDecl> types, Map<String, Constant> constants,
+                                List<Function> functions, List<Skipped> skipped) {
+        int space = what.indexOf(' ');
+        String kind = what.substring(0, space);
+        String name = what.substring(space + 1);
+        switch (kind) {
+            case "type" -> {
+                TypeDecl t = types.remove(name);
+                if (t == null) return false;
+                skipped.add(new Skipped(name, "type", t.location().toString(), reason));
+                prune(types, functions, skipped);
+                return true;
+            }
+            case "constant" -> {
+                Constant c = constants.remove(name);
+                if (c == null) return false;
+                skipped.add(new Skipped(name, "constant", c.location().toString(), reason));
+                return true;
+            }
+            case "function" -> {
+                for (int i = 0; i < functions.size(); i++) {
+                    if (!functions.get(i).name().equals(name)) continue;
+                    Function f = functions.remove(i);
+                    skipped.add(new Skipped(name, "function", f.location().toString(), reason));
+                    return true;
+                }
+                return false;
+            }
+            default -> {
+                return false;
+            }
         }
-        return new Result(out, text, result, skipped, changes, reimport, problem);
     }
 
     private static Declarations declarations(Path out, ImportOptions o, Map<String, TypeDecl> types, Map<String, Constant> constants,

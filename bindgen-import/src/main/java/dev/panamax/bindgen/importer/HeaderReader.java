@@ -32,7 +32,9 @@ import java.util.regex.Pattern;
  * {@code long double}, anonymous nested structs and unions, vectors, 128-bit integers, ...).
  *
  * <p>Types of the C library and the compiler ({@code uint32_t}, {@code size_t}) become primitives; a
- * typedef of the headers' own files keeps its name.
+ * typedef of the headers' own files keeps its name, and so does a function pointer typedef of any file
+ * (a callback's parameters are read as written, so typedefs built on one another stay a chain). Only the
+ * macros kept are evaluated, each after {@link MacroSize} has bounded its expansion.
  */
 final class HeaderReader {
     /** The directories whose files are the C library's and the compiler's, not a library's own. */
@@ -44,6 +46,12 @@ final class HeaderReader {
             "union", "unsigned", "void", "volatile", "while", "_Bool", "bool", "ptr", "string");
     private static final Pattern IDENT = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final String MACRO_PREFIX = "pmx_macro_";
+    /** The warnings that say a constant expression's value is not what it means (wrapped, cut, out of range). */
+    private static final Set<String> VALUE_WARNINGS = Set.of("-Winteger-overflow", "-Wshift-count-overflow",
+            "-Wshift-count-negative", "-Wshift-overflow", "-Wconstant-conversion", "-Wimplicitly-unsigned-literal",
+            "-Wliteral-range", "-Wimplicit-const-int-float-conversion", "-Wdivision-by-zero");
+    private static final Set<Integer> UNSIGNED = Set.of(Clang.CXType_Char_U, Clang.CXType_UChar, Clang.CXType_UShort,
+            Clang.CXType_UInt, Clang.CXType_ULong, Clang.CXType_ULongLong, Clang.CXType_Char16, Clang.CXType_Char32);
 
     /** A construct the format cannot hold: the declaration using it is skipped with this reason. */
     static final class Unsupported extends RuntimeException {
@@ -52,9 +60,15 @@ final class HeaderReader {
         }
     }
 
-    /** What the headers declare, in the declarations model. */
+    /**
+     * What the headers declare, in the declarations model.
+     *
+     * @param macroTokens       the tokens of the macros given to clang to evaluate, as {@link MacroSize} counts them
+     * @param unsignedConstants the constants whose C type is unsigned
+     */
     record Result(Map<String, TypeDecl> types, Map<String, Constant> constants, List<Function> functions,
-                  List<Skipped> skipped, int seen, Map<String, long[]> layouts) {}
+                  List<Skipped> skipped, int seen, Map<String, long[]> layouts, long macroTokens,
+                  Set<String> unsignedConstants) {}
 
     private final ImportOptions options;
     private final Set<String> headers = new HashSet<>();
@@ -67,9 +81,14 @@ final class HeaderReader {
     /** Record type spelling ("struct sqlite3") to the name it is declared under. */
     private final Map<String, String> recordNames = new HashMap<>();
     private final Map<String, Constant> constants = new LinkedHashMap<>();
+    /** The constants whose C type is unsigned (UINT64_MAX is 0xffffffffffffffff, not -1). */
+    private final Set<String> unsignedConstants = new HashSet<>();
     private final List<Function> functions = new ArrayList<>();
     private final List<Skipped> skipped = new ArrayList<>();
     private int seen;
+    private MacroSize macroSizes;
+    /** The tokens of the macros given to clang to evaluate, as {@link MacroSize} counts them. */
+    private long macroTokens;
 
     private HeaderReader(ImportOptions options) {
         this.options = options;
@@ -109,7 +128,11 @@ final class HeaderReader {
                         + (errors.size() > 20 ? "\n  ..." : ""));
             }
             List<MemorySegment> top = unit.children(unit.root());
-            for (MemorySegment c : top) if (ClangUnit.kind(c) == Clang.CXCursor_TypedefDecl) nameRecord(c);
+            Map<String, MemorySegment> macroCursors = new HashMap<>();
+            for (MemorySegment c : top) {
+                if (ClangUnit.kind(c) == Clang.CXCursor_TypedefDecl) nameRecord(c);
+                if (ClangUnit.kind(c) == Clang.CXCursor_MacroDefinition) macroCursors.put(unit.spelling(c), c);
+            }
             Set<String> functionNames = new HashSet<>();
             for (MemorySegment c : top) {
                 int kind = ClangUnit.kind(c);
@@ -125,12 +148,18 @@ final class HeaderReader {
                         List<String> body = unit.macroBody(c);
                         if (body.isEmpty() || macroPlaces.containsKey(name)) continue;
                         seen++;
+                        String unusable = constantNameProblem(name);
+                        if (unusable != null) {
+                            skipped.add(new Skipped(name, "constant", place.toString(), unusable));
+                            continue;
+                        }
                         if (body.stream().anyMatch(t -> t.startsWith("\"") || t.startsWith("L\"") || t.startsWith("u8\""))) {
                             skipped.add(new Skipped(name, "constant", place.toString(), "a string, not a number"));
                             continue;
                         }
                         macros.add(name);
                         macroPlaces.put(name, place);
+                        macroCursors.put(name, c);
                     }
                     case Clang.CXCursor_FunctionDecl -> {
                         if (!options.keeps(name) || !functionNames.add(name)) continue;
@@ -156,13 +185,14 @@ final class HeaderReader {
                     }
                 }
             }
+            macros.removeIf(m -> tooLarge(m, macroCursors, macroPlaces.get(m)));
         } finally {
             u = null;
         }
         if (!macros.isEmpty()) macroValues(main.toString(), args, macros, macroPlaces);
         Set<String> once = new HashSet<>();
         skipped.removeIf(k -> !once.add(k.kind() + " " + k.name()));
-        return new Result(types, constants, functions, skipped, seen, layouts);
+        return new Result(types, constants, functions, skipped, seen, layouts, macroTokens, unsignedConstants);
     }
 
     private static final String MAIN = "pmx_import.c";
@@ -242,11 +272,14 @@ final class HeaderReader {
     private void function(MemorySegment c, String name, Place place) {
         MemorySegment type = u.type(c);
         try {
+            if (!IDENT.matcher(name).matches()) {
+                throw new Unsupported("the name is not an ASCII identifier ([A-Za-z_][A-Za-z0-9_]*): no Java method can link it by name");
+            }
             if (u.isStatic(c)) throw new Unsupported("static: no symbol to link (an inline function of the header)");
             if (ClangUnit.typeKind(type) == Clang.CXType_FunctionProto && u.isVariadic(type)) {
                 throw new Unsupported("variadic (...): FFM binds a variadic function per call shape; declare each shape by hand");
             }
-            TypeRef returns = map(u.result(type), name, Use.RETURN);
+            TypeRef returns = map(u.result(type), name + "_returns", Use.RETURN);   // a callback it returns: NAME_returns
             List<Param> params = new ArrayList<>();
             int n = Math.max(0, u.argumentCount(c));
             Set<String> names = new HashSet<>();
@@ -263,6 +296,15 @@ final class HeaderReader {
         }
     }
 
+    /** Why a constant cannot keep C name {@code name} (a Java field is named as it is), or null when it can. */
+    private static String constantNameProblem(String name) {
+        if (!IDENT.matcher(name).matches()) return "the name is not an ASCII identifier ([A-Za-z_][A-Za-z0-9_]*)";
+        if (!dev.panamax.bindgen.gen.Bindgen.usableAsJavaMember(name)) {
+            return "'" + name + "' is a Java keyword: no Java field can be named as the constant";
+        }
+        return null;
+    }
+
     private static String parameterName(String given, int index, Set<String> taken) {
         String name = given == null || given.isEmpty() || !IDENT.matcher(given).matches() || C_KEYWORDS.contains(given)
                 ? "arg" + index : given;
@@ -271,12 +313,19 @@ final class HeaderReader {
     }
 
     private void enumConstants(MemorySegment e) {
+        boolean unsigned = UNSIGNED.contains(ClangUnit.typeKind(u.canonical(u.enumIntegerType(e))));
         for (MemorySegment k : u.children(e)) {
             if (ClangUnit.kind(k) != Clang.CXCursor_EnumConstantDecl) continue;
             String name = u.spelling(k);
             if (!options.keeps(name) || constants.containsKey(name)) continue;
             seen++;
+            String unusable = constantNameProblem(name);
+            if (unusable != null) {
+                skipped.add(new Skipped(name, "constant", u.place(k).toString(), unusable));
+                continue;
+            }
             constants.put(name, new Constant(name, u.enumValue(k), location(u.place(k))));
+            if (unsigned) unsignedConstants.add(name);
         }
     }
 
@@ -295,13 +344,63 @@ final class HeaderReader {
     }
 
     /**
+     * Whether macro {@code name} expands to more tokens than clang is asked to evaluate ({@link
+     * MacroSize#LIMIT}); such a macro is skipped with the reason. Sizes are worked out from the bodies of
+     * the macros it uses, read once each.
+     */
+    private boolean tooLarge(String name, Map<String, MemorySegment> cursors, Place place) {
+        if (macroSizes == null) {
+            Map<String, MacroSize.Definition> read = new HashMap<>();
+            macroSizes = new MacroSize(n -> {
+                if (read.containsKey(n)) return read.get(n);
+                MemorySegment c = cursors.get(n);
+                MacroSize.Definition d = c == null ? null : definition(c);
+                read.put(n, d);
+                return d;
+            });
+        }
+        long size = macroSizes.of(name);
+        macroTokens += size;
+        if (size <= MacroSize.LIMIT) return false;
+        macroTokens -= size;
+        skipped.add(new Skipped(name, "constant", place.toString(), "expands to more than " + MacroSize.LIMIT
+                + " tokens (macros that double one another?); not evaluated"));
+        return true;
+    }
+
+    /** A macro's parameters (function-like) and body, read with clang's tokenizer. */
+    private MacroSize.Definition definition(MemorySegment cursor) {
+        List<String> tokens = u.macroBody(cursor);
+        if (!u.isFunctionLikeMacro(cursor)) return new MacroSize.Definition(null, tokens);
+        List<String> params = new ArrayList<>();
+        int i = 1;   // tokens.get(0) is the '(' of the parameter list
+        for (; i < tokens.size() && !tokens.get(i).equals(")"); i++) {
+            String t = tokens.get(i);
+            if (t.equals("...")) params.add("__VA_ARGS__");
+            else if (!t.equals(",")) params.add(t);
+        }
+        return new MacroSize.Definition(params, tokens.subList(Math.min(i + 1, tokens.size()), tokens.size()));
+    }
+
+    /**
      * The integer and floating {@code #define}s, evaluated by clang: a second unit declares one
      * variable per macro, initialized with it; what does not evaluate to a number is skipped.
      */
     private void macroValues(String main, List<String> args, List<String> macros, Map<String, Place> places) {
         StringBuilder src = new StringBuilder(main);
+        int firstLine = (int) main.lines().count() + 1;
         for (String m : macros) src.append("__auto_type ").append(MACRO_PREFIX).append(m).append(" = (").append(m).append(");\n");
         try (ClangUnit unit = ClangUnit.parse(MAIN, src.toString(), args, Clang.CXTranslationUnit_SkipFunctionBodies)) {
+            // a value clang computes but says is not the expression's (an overflow wrapped, a shift past
+            // the width) is not written: the diagnostic is the reason it is skipped
+            Map<String, String> wrong = new HashMap<>();
+            for (ClangUnit.Diagnostic d : unit.diagnostics(Clang.CXDiagnostic_Warning)) {
+                int index = d.place().line() - firstLine;
+                if (!d.place().file().equals(MAIN) || index < 0 || index >= macros.size()) continue;
+                if (d.severity() >= Clang.CXDiagnostic_Error || VALUE_WARNINGS.contains(d.option())) {
+                    wrong.putIfAbsent(macros.get(index), d.message() + (d.option().isEmpty() ? "" : " [" + d.option() + "]"));
+                }
+            }
             Map<String, Number> values = new HashMap<>();
             for (MemorySegment c : unit.children(unit.root())) {
                 if (ClangUnit.kind(c) != Clang.CXCursor_VarDecl) continue;
@@ -311,11 +410,16 @@ final class HeaderReader {
                 boolean number = k >= Clang.CXType_Bool && k <= Clang.CXType_Double && k != Clang.CXType_Int128
                         && k != Clang.CXType_UInt128;
                 Number v = number ? unit.evaluate(c) : null;
-                if (v != null) values.put(var.substring(MACRO_PREFIX.length()), v);
+                if (v == null) continue;
+                String macro = var.substring(MACRO_PREFIX.length());
+                values.put(macro, v);
+                if (UNSIGNED.contains(k)) unsignedConstants.add(macro);
             }
             for (String m : macros) {
                 Number v = values.get(m);
-                if (v == null) {
+                if (wrong.containsKey(m)) {
+                    skipped.add(new Skipped(m, "constant", places.get(m).toString(), "clang: " + wrong.get(m)));
+                } else if (v == null) {
                     skipped.add(new Skipped(m, "constant", places.get(m).toString(), "not an integer or floating constant expression"));
                 } else if (!constants.containsKey(m)) {
                     constants.put(m, new Constant(m, v, location(places.get(m))));
@@ -416,7 +520,9 @@ final class HeaderReader {
             if (name.equals("va_list") || name.equals("__gnuc_va_list") || name.equals("__builtin_va_list")) {
                 throw new Unsupported("va_list");
             }
-            return map(canonical, context, use, cursor);
+            // another header's function pointer typedef is a callback under its own name, as the library's
+            // are: expanded at each use, a chain of them would be copied exponentially
+            if (!isFunctionPointer(canonical)) return map(canonical, context, use, cursor);
         }
         if (failedTypes.containsKey(name)) throw new Unsupported(failedTypes.get(name));
         if (types.containsKey(name) || inProgress.contains(name)) return new TypeRef.Named(name);
@@ -431,7 +537,14 @@ final class HeaderReader {
                 return pointer(canonical, context, cursor);
             }
             if (pk == Clang.CXType_FunctionProto || pk == Clang.CXType_FunctionNoProto) {
-                return new TypeRef.Named(callback(name, p, decl));
+                MemorySegment written = u.typedefUnderlying(decl);
+                while (ClangUnit.typeKind(written) == Clang.CXType_Elaborated) written = u.namedType(written);
+                if (ClangUnit.typeKind(written) == Clang.CXType_Pointer) {
+                    // the function type as written, not the canonical one: its parameters keep their typedef
+                    // names, so a chain of function pointer typedefs stays a chain (not a tree of copies)
+                    return new TypeRef.Named(callback(name, u.pointee(written), decl));
+                }
+                // typedef other_callback name: an alias of the other callback, below
             }
         }
         inProgress.add(name);
@@ -446,6 +559,12 @@ final class HeaderReader {
         } finally {
             inProgress.remove(name);
         }
+    }
+
+    private boolean isFunctionPointer(MemorySegment canonical) {
+        if (ClangUnit.typeKind(canonical) != Clang.CXType_Pointer) return false;
+        int pk = ClangUnit.typeKind(u.canonical(u.pointee(canonical)));
+        return pk == Clang.CXType_FunctionProto || pk == Clang.CXType_FunctionNoProto;
     }
 
     private TypeRef pointer(MemorySegment t, String context, MemorySegment cursor) {
@@ -463,7 +582,7 @@ final class HeaderReader {
             case Clang.CXType_FunctionProto, Clang.CXType_FunctionNoProto -> {
                 int k = ClangUnit.typeKind(p);
                 String name = k == Clang.CXType_Typedef ? u.spelling(u.declaration(p)) : context;
-                return new TypeRef.Named(callback(name, pc, cursor));
+                return new TypeRef.Named(callback(name, p, cursor));
             }
             case Clang.CXType_Record -> {
                 if (ClangUnit.sizeOf(pc) == ClangUnit.INCOMPLETE) {
@@ -525,7 +644,12 @@ final class HeaderReader {
             Set<String> names = new HashSet<>();
             List<MemorySegment> children = u.children(decl);
             Set<String> fieldTypes = new HashSet<>();
-            for (MemorySegment c : children) if (ClangUnit.kind(c) == Clang.CXCursor_FieldDecl) fieldTypes.add(u.typeSpelling(u.canonical(u.type(c))));
+            for (MemorySegment c : children) {
+                if (ClangUnit.kind(c) != Clang.CXCursor_FieldDecl) continue;
+                // only records: the canonical spelling of a function pointer typedef chain grows exponentially
+                MemorySegment ft = u.canonical(u.type(c));
+                if (ClangUnit.typeKind(ft) == Clang.CXType_Record) fieldTypes.add(u.typeSpelling(ft));
+            }
             for (MemorySegment c : children) {
                 int k = ClangUnit.kind(c);
                 boolean nested = k == Clang.CXCursor_StructDecl || k == Clang.CXCursor_UnionDecl;
@@ -570,21 +694,25 @@ final class HeaderReader {
         return record(canonical);
     }
 
-    /** A function pointer type: a callback named {@code name}, its parameters named from {@code cursor}'s. */
+    /**
+     * A function pointer type: a callback named {@code name}, its parameters named from {@code cursor}'s.
+     * {@code functionType} is the function type as written (typedef names of its parameters kept).
+     */
     private String callback(String name, MemorySegment functionType, MemorySegment cursor) {
         checkName(name);
         if (failedTypes.containsKey(name)) throw new Unsupported(failedTypes.get(name));
         if (types.containsKey(name) || inProgress.contains(name)) return name;
         inProgress.add(name);
         try {
-            if (ClangUnit.typeKind(functionType) == Clang.CXType_FunctionProto && u.isVariadic(functionType)) {
+            boolean prototype = ClangUnit.typeKind(u.canonical(functionType)) == Clang.CXType_FunctionProto;
+            if (prototype && u.isVariadic(functionType)) {
                 throw new Unsupported("variadic function pointer");
             }
             List<String> given = new ArrayList<>();
             if (cursor != null) {
                 for (MemorySegment c : u.children(cursor)) if (ClangUnit.kind(c) == Clang.CXCursor_ParmDecl) given.add(u.spelling(c));
             }
-            int n = ClangUnit.typeKind(functionType) == Clang.CXType_FunctionProto ? u.argTypeCount(functionType) : 0;
+            int n = prototype ? Math.max(0, u.argTypeCount(functionType)) : 0;
             if (given.size() != n) given.clear();
             List<Param> params = new ArrayList<>();
             Set<String> names = new HashSet<>();

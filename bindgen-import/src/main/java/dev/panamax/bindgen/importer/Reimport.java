@@ -21,10 +21,11 @@ import java.util.stream.Collectors;
 /**
  * Merges a fresh import into the declarations file a person has annotated. The header decides the C
  * facts (which functions, types and constants exist; their types); the file keeps everything else:
- * statuses, ownership, lengths, directions, nullability, tiers, batchable, the {@code errors} section,
- * handle release and retain functions, callback user data, the package and class, and a more precise
- * type a person wrote where the C type is unchanged ({@code f32*} for a {@code void *}, {@code cl_bool}
- * for a {@code cl_uint}).
+ * statuses, ownership, lengths, directions, nullability, {@code elements}, {@code async_unless}, tiers,
+ * batchable, blocking, requirements, the {@code errors} section, handle release and retain functions,
+ * {@code boolean} aliases, a struct's {@code align}, callback user data and calls, the package and
+ * class, the order of the types, and a more precise type a person wrote where the C type is unchanged
+ * ({@code f32*} for a {@code void *}, {@code cl_bool} for a {@code cl_uint}), in parameters and fields.
  */
 final class Reimport {
     private final Declarations old;
@@ -47,10 +48,11 @@ final class Reimport {
 
     private Merged run() {
         Map<String, TypeDecl> types = new LinkedHashMap<>();
+        Set<String> newTypes = new java.util.LinkedHashSet<>();
         for (TypeDecl t : fresh.types().values()) {
             TypeDecl o = old.types().get(t.name());
             if (o == null) {
-                added.add("type " + t.name());
+                newTypes.add(t.name());
                 types.put(t.name(), t);
             } else {
                 types.put(t.name(), mergeType(o, t));
@@ -85,9 +87,36 @@ final class Reimport {
             if (used.contains(t.name())) types.put(t.name(), t);
             else removed.add("type " + t.name());
         }
+        dropNewTypesNothingUses(types, newTypes, functions);
+        List<String> addedTypes = newTypes.stream().filter(types::containsKey).map(n -> "type " + n).toList();
+        added.addAll(0, addedTypes);
         Declarations merged = new Declarations(old.file(), 1, fresh.library(), old.sonames(), old.javaPackage(),
-                old.className(), types, constants, old.errors(), functions, fresh.headers());
+                old.className(), inFileOrder(types), constants, old.errors(), functions, fresh.headers());
         return new Merged(merged, new Changes(added, removed, changed));
+    }
+
+    /**
+     * Removes the types new to the header that only a use the file already annotates brought in: the
+     * header now names a callback's {@code size_t} parameter's typedef, the file keeps {@code u64} there, and
+     * nothing else uses the typedef. A new type imported for its own sake (nothing in the header uses it) stays.
+     */
+    private void dropNewTypesNothingUses(Map<String, TypeDecl> types, Set<String> newTypes, List<Function> functions) {
+        Set<String> usedByHeader = used(fresh.types(), fresh.functions(), List.of());
+        List<TypeRef> roots = new ArrayList<>(old.errors().values().stream().map(e -> e.type()).toList());
+        for (TypeDecl t : types.values()) {
+            boolean root = !newTypes.contains(t.name()) || !usedByHeader.contains(t.name());
+            if (root) roots.add(new TypeRef.Named(t.name()));
+        }
+        Set<String> reachable = used(Map.copyOf(types), functions, roots, false);
+        for (String n : newTypes) if (!reachable.contains(n)) types.remove(n);
+    }
+
+    /** The types in the order of the file (a person's order kept), then the new ones in the header's order. */
+    private Map<String, TypeDecl> inFileOrder(Map<String, TypeDecl> types) {
+        Map<String, TypeDecl> out = new LinkedHashMap<>();
+        for (String n : old.types().keySet()) if (types.containsKey(n)) out.put(n, types.get(n));
+        out.putAll(types);
+        return out;
     }
 
     private TypeDecl mergeType(TypeDecl o, TypeDecl t) {
@@ -115,11 +144,45 @@ final class Reimport {
                         ? c.userData() : n.userData();
                 return new TypeDecl.Callback(c.name(), returns, params, userData, c.calls(), n.location());
             }
+            case TypeDecl.Struct s when t instanceof TypeDecl.Struct n -> {
+                List<Field> fields = mergeFields(o, s.fields(), n.fields(), t);
+                return fields == null ? t : new TypeDecl.Struct(n.name(), fields, align(t, s.align(), n.align()), n.location());
+            }
+            case TypeDecl.Union s when t instanceof TypeDecl.Union n -> {
+                List<Field> fields = mergeFields(o, s.fields(), n.fields(), t);
+                return fields == null ? t : new TypeDecl.Union(n.name(), fields, align(t, s.align(), n.align()), n.location());
+            }
             default -> {
                 if (!describe(o).equals(describe(t))) changed.add("type " + t.name() + ": " + describe(o) + " -> " + describe(t));
                 return t;
             }
         }
+    }
+
+    /**
+     * A struct's or union's fields with the types a person wrote where the C types are the same (an
+     * {@code align:} a person added is kept as well, by the caller); null, with the change noted, when the
+     * header changed the fields.
+     */
+    private List<Field> mergeFields(TypeDecl o, List<Field> oldFields, List<Field> fields, TypeDecl t) {
+        boolean same = oldFields.size() == fields.size();
+        for (int i = 0; same && i < fields.size(); i++) {
+            same = oldFields.get(i).name().equals(fields.get(i).name()) && same(oldFields.get(i).type(), fields.get(i).type());
+        }
+        if (!same) {
+            changed.add("type " + t.name() + ": " + describe(o) + " -> " + describe(t));
+            return null;
+        }
+        List<Field> out = new ArrayList<>();
+        for (int i = 0; i < fields.size(); i++) out.add(new Field(oldFields.get(i).type(), fields.get(i).name(), fields.get(i).location()));
+        return out;
+    }
+
+    /** The header's alignment where clang gives one ({@code align:} of the import), else the one a person wrote. */
+    private int align(TypeDecl t, int oldAlign, int freshAlign) {
+        if (freshAlign == 0) return oldAlign;
+        if (oldAlign != freshAlign) changed.add("type " + t.name() + ": align " + oldAlign + " -> " + freshAlign);
+        return freshAlign;
     }
 
     private static String describe(TypeDecl t) {
@@ -214,13 +277,21 @@ final class Reimport {
 
     /** The names of the types {@code types}, {@code functions} and {@code extra} use, transitively. */
     private static Set<String> used(Map<String, TypeDecl> types, List<Function> functions, List<TypeRef> extra) {
+        return used(types, functions, extra, true);
+    }
+
+    /**
+     * The names of the types {@code functions} and {@code extra} use, transitively; with {@code everyType},
+     * the types every entry of {@code types} uses too.
+     */
+    private static Set<String> used(Map<String, TypeDecl> types, List<Function> functions, List<TypeRef> extra, boolean everyType) {
         Set<String> out = new java.util.HashSet<>();
         List<TypeRef> todo = new ArrayList<>(extra);
         for (Function f : functions) {
             todo.add(f.returns().type());
             f.params().forEach(p -> todo.add(p.type()));
         }
-        for (TypeDecl t : types.values()) todo.addAll(refs(t));
+        if (everyType) for (TypeDecl t : types.values()) todo.addAll(refs(t));
         while (!todo.isEmpty()) {
             TypeRef r = todo.removeLast();
             String n = named(r);

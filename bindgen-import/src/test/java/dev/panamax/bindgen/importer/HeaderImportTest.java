@@ -163,6 +163,26 @@ class HeaderImportTest {
     }
 
     @Test
+    void theFileIsWrittenInPlaceAtomicallyAndNeverOverADirectory() throws IOException {
+        Path h = copy("shapes.h");
+        Path asDirectory = Files.createDirectory(dir.resolve("taken.yaml"));
+        Files.writeString(asDirectory.resolve("inside.txt"), "kept");
+        java.io.UncheckedIOException e = assertThrows(java.io.UncheckedIOException.class,
+                () -> HeaderImport.run(options(h, null), asDirectory));
+        assertTrue(e.getMessage().contains("it exists and is a directory"), e.getMessage());
+        assertEquals("kept", Files.readString(asDirectory.resolve("inside.txt")));
+
+        Path out = dir.resolve("shapes.yaml");
+        HeaderImport.run(options(h, null), out);
+        long modified = Files.getLastModifiedTime(out).toMillis();
+        HeaderImport.run(options(h, null), out);   // nothing changed: the file is not written again
+        assertEquals(modified, Files.getLastModifiedTime(out).toMillis());
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of("shapes.h", "shapes.yaml", "taken.yaml"), files.map(f -> f.getFileName().toString()).sorted().toList());
+        }
+    }
+
+    @Test
     void definesReachThePreprocessor() throws IOException {
         Path h = dir.resolve("cfg.h");
         Files.writeString(h, "#ifdef WIDE\ntypedef long long cfg_int;\n#else\ntypedef int cfg_int;\n#endif\ncfg_int cfg_get(void);\n");

@@ -26,6 +26,11 @@ class ImportFuzzTest {
     private static final String[] TYPES = {"int", "unsigned", "float", "double", "long double", "char *", "const char *",
             "void *", "struct fz_opaque *", "fz_point", "fz_union", "size_t", "long long", "unsigned char", "_Bool",
             "fz_cb", "int (*)(int, ...)", "__int128", "float _Complex", "fz_bits", "fz_point *", "const void *"};
+    /** Parameter names YAML, Java or the format read as something else. */
+    private static final String[] ODD_NAMES = {"null", "yes", "On", "OFF", "class", "caf\u00e9", "_", "true", "n"};
+    /** Macro bodies at the edges of 64 bits, wrapped by clang, or doubling. */
+    private static final String[] ODD_MACROS = {"(-9223372036854775807LL - 1)", "0xFFFFFFFFFFFFFFFFull", "(1 << 70)",
+            "(9223372036854775807LL + 1)", "(FZ_TWO + FZ_TWO)", "1e308", "(1.0 / 0.0)", "'x'", "(FZ_ONE"};
     private static final String BASE = """
             #include <stddef.h>
             #define FZ_ONE 1
@@ -80,22 +85,28 @@ class ImportFuzzTest {
         assertTrue(imported > iterations / 3, "imported " + imported);
     }
 
-    /** One to four mutations: a type replaced, a line dropped or duplicated, a declaration added, a token cut. */
+    /**
+     * One to four mutations: a type replaced, a line dropped or duplicated, a declaration added, a token
+     * cut, a parameter with an odd name, a macro with an odd value.
+     */
     private static String mutate(String base, Random random) {
         List<String> lines = new ArrayList<>(base.lines().toList());
         int n = 1 + random.nextInt(4);
         for (int k = 0; k < n; k++) {
             int at = 1 + random.nextInt(lines.size() - 1);
             String line = lines.get(at);
-            switch (random.nextInt(6)) {
+            switch (random.nextInt(8)) {
                 case 0 -> lines.set(at, line.replaceFirst("\\b(int|float|double|void \\*|char \\*)\\b", TYPES[random.nextInt(TYPES.length)]));
                 case 1 -> lines.remove(at);
                 case 2 -> lines.add(at, line);
                 case 3 -> lines.add("%s fz_g%d(%s a, %s b);".formatted(TYPES[random.nextInt(TYPES.length)], k,
                         TYPES[random.nextInt(TYPES.length)], TYPES[random.nextInt(TYPES.length)]).replace("(int (*)(int, ...) a", "(int (*a)(int, ...)"));
                 case 4 -> lines.set(at, line.substring(0, random.nextInt(line.length() + 1)));
-                default -> lines.add("typedef struct { %s m%d; %s; } fz_s%d;".formatted(TYPES[random.nextInt(TYPES.length)], k,
+                case 5 -> lines.add("typedef struct { %s m%d; %s; } fz_s%d;".formatted(TYPES[random.nextInt(TYPES.length)], k,
                         random.nextBoolean() ? "union { int u; float v; }" : "int w : 2", k));
+                case 6 -> lines.add("int fz_n%d(int %s, int %s);".formatted(k, ODD_NAMES[random.nextInt(ODD_NAMES.length)],
+                        ODD_NAMES[random.nextInt(ODD_NAMES.length)]));
+                default -> lines.add("#define FZ_M%d %s".formatted(k, ODD_MACROS[random.nextInt(ODD_MACROS.length)]));
             }
         }
         return String.join("\n", lines) + "\n";

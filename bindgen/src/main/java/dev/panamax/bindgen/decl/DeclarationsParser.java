@@ -615,11 +615,13 @@ public final class DeclarationsParser {
             try {
                 boolean neg = v.startsWith("-");
                 String digits = v.startsWith("-") || v.startsWith("+") ? v.substring(1) : v;
-                long r;
-                if (digits.startsWith("0x")) r = Long.parseUnsignedLong(digits.substring(2), 16);
-                else if (digits.startsWith("0o")) r = Long.parseLong(digits.substring(2), 8);
-                else r = Long.parseLong(digits);
-                return neg ? -r : r;
+                if (digits.startsWith("0x")) {
+                    long r = Long.parseUnsignedLong(digits.substring(2), 16);   // 0xffffffffffffffff: the 64 bits of -1
+                    return neg ? -r : r;
+                }
+                // the sign parsed with the digits, so that -9223372036854775808 (INT64_MIN) is in range
+                if (digits.startsWith("0o")) return Long.parseLong((neg ? "-" : "") + digits.substring(2), 8);
+                return Long.parseLong((neg ? "-" : "") + digits);
             } catch (NumberFormatException e) {
                 throw error(node, what + " '" + s.getValue() + "' is out of range; expected a 64-bit integer");
             }

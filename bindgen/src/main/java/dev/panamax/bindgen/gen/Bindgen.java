@@ -48,6 +48,14 @@ public final class Bindgen {
         }
     }
 
+    /**
+     * Whether a constant or function may keep C name {@code name} in the raw layer, where the Java field or
+     * method is named exactly as the C one: not a Java keyword or literal ({@code null}, {@code native}).
+     */
+    public static boolean usableAsJavaMember(String name) {
+        return JavaNames.usableAsIs(name);
+    }
+
     /** Plans and renders {@code d}; writes nothing. Equal declarations give byte-equal output. */
     public static Generation generate(Declarations d) {
         BindingPlan plan = Planner.plan(d);
