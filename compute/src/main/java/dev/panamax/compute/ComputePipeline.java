@@ -10,8 +10,9 @@ public abstract class ComputePipeline extends Resource {
     private final String name;
     private final List<ArgumentInfo> arguments;
 
-    protected ComputePipeline(ComputeDevice device, String name, List<ArgumentInfo> arguments) {
-        super(device);
+    /** For backends: {@code handle} owns the kernel object (see {@link Resource}). */
+    protected ComputePipeline(ComputeDevice device, String name, List<ArgumentInfo> arguments, dev.panamax.core.memory.NativeHandle handle) {
+        super(device, handle);
         this.name = name;
         this.arguments = List.copyOf(arguments);
     }

@@ -8,8 +8,9 @@ import java.util.List;
  * per device by source and options while alive: asking twice for the same source compiles once.
  */
 public abstract class Library extends Resource {
-    protected Library(ComputeDevice device) {
-        super(device);
+    /** For backends: {@code handle} owns the compiled program (see {@link Resource}). */
+    protected Library(ComputeDevice device, dev.panamax.core.memory.NativeHandle handle) {
+        super(device, handle);
     }
 
     /** The kernel functions it defines. */

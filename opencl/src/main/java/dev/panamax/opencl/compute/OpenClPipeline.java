@@ -45,7 +45,7 @@ final class OpenClPipeline extends ComputePipeline {
     }
 
     private OpenClPipeline(OpenClDevice device, String function, ClKernel kernel) {
-        super(device, function, describeArguments(kernel.handle()));
+        super(device, function, describeArguments(kernel.handle()), kernel);
         this.kernel = kernel;
         this.address = kernel.handle();
         this.maxThreads = workGroupSize(device, address);
@@ -61,11 +61,6 @@ final class OpenClPipeline extends ComputePipeline {
     @Override
     public long maxThreadsPerThreadgroup() {
         return maxThreads;
-    }
-
-    @Override
-    protected void free() {
-        kernel.close();
     }
 
     @Override
