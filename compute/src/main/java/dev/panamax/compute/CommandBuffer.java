@@ -52,7 +52,8 @@ public final class CommandBuffer {
     private Resource[] used = new Resource[4];
     private int usedCount;
     private Resource lastResource;
-    private boolean held;
+    /** RETAINED, from commit: drops the references taken at commit, once (see {@link Submission#referenceRelease()}). */
+    private ResourceLease held;
     private List<CompletedHandler> handlers;
     /** Made when asked for; guarded by this. */
     private CompletableFuture<CommandBuffer> completion;
@@ -153,9 +154,10 @@ public final class CommandBuffer {
             if (leased) release(lease, leaseCount);
             throw t;
         }
-        held = references == References.RETAINED;
+        held = references == References.RETAINED ? new ResourceLease(lease, leaseCount) : null;
         status = CommandBufferStatus.COMMITTED;
-        Submission s = new Submission(this::label, commands, references, validation, this::finished);
+        Submission s = held == null ? new Submission(this::label, commands, references, validation, this::finished)
+                : new Submission(this::label, commands, references, validation, this::finished, held);
         submission = s; // before reading notify: completion() on another thread sees one or the other
         if (notify || handlers != null) s.requestNotifyOnCompletion();
         queue.committed(this);
@@ -306,7 +308,7 @@ public final class CommandBuffer {
         }
     }
 
-    private static void release(Resource[] resources, int count) {
+    static void release(Resource[] resources, int count) {
         for (int i = 0; i < count; i++) resources[i].releaseReference();
     }
 
@@ -319,9 +321,9 @@ public final class CommandBuffer {
             status = failure == null ? CommandBufferStatus.COMPLETED : CommandBufferStatus.ERROR;
             f = completion;
         }
-        if (held) {
-            release(used, usedCount);
-            held = false;
+        if (held != null) {
+            held.run();
+            held = null;
         }
         used = null;
         usedCount = 0;

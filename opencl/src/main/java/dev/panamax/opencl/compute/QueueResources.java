@@ -34,9 +34,9 @@ final class QueueResources {
 
     /**
      * What one run uses until the device has finished it: the handles of the buffers its commands
-     * name (so that neither a close-free GC nor the pool hands their blocks to another buffer while the
-     * device still reads or writes them), its scratch block, and its completion event. On a list of
-     * its queue's from replay until the run finishes.
+     * name (so that the GC does not hand their blocks back to the pool while the device still reads or
+     * writes them), its scratch block, its completion event, and the release of the references its
+     * command buffer holds. On a list of its queue's from replay until the run finishes.
      */
     static final class InFlight {
         private NativeHandle[] handles = new NativeHandle[4];
@@ -45,6 +45,8 @@ final class QueueResources {
         OpenClQueue.Scratch scratch;
         /** The run's completion event (0 until the replay made it). */
         long event;
+        /** Drops the references a RETAINED command buffer holds (run here only for a run nobody will finish). */
+        Runnable references;
         InFlight previous, next;
 
         /** Keeps {@code h} reachable until the run finishes. */
@@ -63,6 +65,15 @@ final class QueueResources {
             Arrays.fill(handles, 0, count, null);
             count = 0;
             last = null;
+        }
+    }
+
+    private static void runSafely(Runnable r) {
+        try {
+            r.run();
+        } catch (RuntimeException e) {
+            System.getLogger(QueueResources.class.getName()).log(System.Logger.Level.WARNING,
+                    "dropping a run's references while freeing a command queue failed", e);
         }
     }
 
@@ -92,9 +103,10 @@ final class QueueResources {
     // ------------------------------------------------------------------ runs
 
     /** Puts a new run's {@link InFlight} on the list. */
-    InFlight startRun(OpenClQueue.Scratch runScratch) {
+    InFlight startRun(OpenClQueue.Scratch runScratch, Runnable references) {
         InFlight f = new InFlight();
         f.scratch = runScratch;
+        f.references = references;
         synchronized (this) {
             f.next = inFlight;
             if (inFlight != null) inFlight.previous = f;
@@ -114,6 +126,7 @@ final class QueueResources {
             f.previous = f.next = null;
             inFlightCount--;
         }
+        f.references = null;
         f.drop();
     }
 
@@ -197,6 +210,7 @@ final class QueueResources {
                 InFlight n = f.next;
                 if (dropped && f.event != 0) CL.clReleaseEvent(MemorySegment.ofAddress(f.event));
                 if (dropped && f.scratch != null) f.scratch.free();
+                if (dropped && f.references != null) runSafely(f.references);
                 f.previous = f.next = null;
                 f.drop();
                 f = n;

@@ -65,7 +65,7 @@ final class Run {
         this.queue = queue;
         this.submission = submission;
         this.scratch = scratch;
-        this.inFlight = queue.resources().startRun(scratch);
+        this.inFlight = queue.resources().startRun(scratch, submission.referenceRelease());
     }
 
     void addRead(Command.Read read, long scratchOffset) {
