@@ -1,5 +1,6 @@
 package dev.panamax.compute;
 
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.compute.spi.QueueDriver;
 import dev.panamax.compute.spi.Submission;
 
@@ -24,6 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * }                                       // close waits for what is in flight
  * }</pre>
  */
+@AllocatesForCaller
 public final class CommandQueue implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(CommandQueue.class.getName());
     private static final Executor DEFAULT_HANDLERS = Executors.newThreadPerTaskExecutor(

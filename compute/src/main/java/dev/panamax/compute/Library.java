@@ -1,5 +1,6 @@
 package dev.panamax.compute;
 
+import dev.panamax.core.memory.AllocatesForCaller;
 import java.util.List;
 
 /**
@@ -7,6 +8,7 @@ import java.util.List;
  * {@link LibraryBuildException} with the compiler's log and the failing line. Libraries are cached
  * per device by source and options while alive: asking twice for the same source compiles once.
  */
+@AllocatesForCaller
 public abstract class Library extends Resource {
     /** For backends: {@code handle} owns the compiled program (see {@link Resource}). */
     protected Library(ComputeDevice device, dev.panamax.core.memory.NativeHandle handle) {

@@ -12,6 +12,9 @@ import dev.panamax.compute.References;
 import dev.panamax.compute.Size;
 import dev.panamax.compute.StorageMode;
 import dev.panamax.compute.Validation;
+import dev.panamax.core.memory.LeakDetection;
+import dev.panamax.core.memory.LeakListener;
+import dev.panamax.core.memory.LeakReport;
 import dev.panamax.core.memory.NativeMemory;
 import dev.panamax.core.memory.NativeScope;
 import dev.panamax.core.memory.Outstanding;
@@ -25,6 +28,7 @@ import org.junit.jupiter.api.TestInstance;
 
 import java.lang.foreign.ValueLayout;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -211,9 +215,17 @@ public abstract class OwnershipContract {
     @AllowNativeLeaks("the library is dropped unclosed on purpose: the GC frees it and reports it")
     void theGcFreesADroppedLibraryAndItsPipelines() throws InterruptedException {
         long checkpoint = NativeMemory.checkpoint();
-        makeAndDropALibrary();
-        assertTrue(gcUntil(() -> NativeMemory.outstandingSince(checkpoint).isEmpty()),
-                () -> "a dropped library is still held: " + describe(NativeMemory.outstandingSince(checkpoint)));
+        List<LeakReport> leaks = new CopyOnWriteArrayList<>();
+        LeakListener listener = leaks::add;
+        LeakDetection.addListener(listener);
+        try {
+            makeAndDropALibrary();
+            assertTrue(gcUntil(() -> NativeMemory.outstandingSince(checkpoint).isEmpty()),
+                    () -> "a dropped library is still held: " + describe(NativeMemory.outstandingSince(checkpoint)));
+        } finally {
+            LeakDetection.removeListener(listener);
+        }
+        assertLeaksNameTheCaller(leaks, "makeAndDropALibrary");
     }
 
     private void makeAndDropALibrary() {
@@ -227,13 +239,30 @@ public abstract class OwnershipContract {
     @AllowNativeLeaks("the queue is dropped unclosed on purpose: the GC frees it and reports it")
     void theGcFreesADroppedQueueAndEverythingItKept() throws InterruptedException {
         long checkpoint = NativeMemory.checkpoint();
-        try (Buffer a = device().newBuffer(N * 4L, StorageMode.SHARED);
-             Buffer b = device().newBuffer(N * 4L, StorageMode.SHARED);
-             Buffer c = device().newBuffer(N * 4L, StorageMode.SHARED)) {
-            useAndDropAQueue(a, b, c);
+        List<LeakReport> leaks = new CopyOnWriteArrayList<>();
+        LeakListener listener = leaks::add;
+        LeakDetection.addListener(listener);
+        try {
+            try (Buffer a = device().newBuffer(N * 4L, StorageMode.SHARED);
+                 Buffer b = device().newBuffer(N * 4L, StorageMode.SHARED);
+                 Buffer c = device().newBuffer(N * 4L, StorageMode.SHARED)) {
+                useAndDropAQueue(a, b, c);
+            }
+            assertTrue(gcUntil(() -> NativeMemory.outstandingSince(checkpoint).isEmpty()),
+                    () -> "a dropped queue is still held: " + describe(NativeMemory.outstandingSince(checkpoint)));
+        } finally {
+            LeakDetection.removeListener(listener);
         }
-        assertTrue(gcUntil(() -> NativeMemory.outstandingSince(checkpoint).isEmpty()),
-                () -> "a dropped queue is still held: " + describe(NativeMemory.outstandingSince(checkpoint)));
+        assertLeaksNameTheCaller(leaks, "useAndDropAQueue");
+    }
+
+    /** Every leak reported is the dropped object's, and names the line that made it (not the backend's). */
+    private static void assertLeaksNameTheCaller(List<LeakReport> leaks, String method) {
+        assertFalse(leaks.isEmpty(), "the dropped object was reported as a leak");
+        for (LeakReport r : leaks) {
+            assertTrue(r.allocationSite().contains(OwnershipContract.class.getSimpleName() + "." + method),
+                    () -> "a leak report names " + r.allocationSite() + " instead of the caller: " + r.describe());
+        }
     }
 
     private void useAndDropAQueue(Buffer a, Buffer b, Buffer c) {

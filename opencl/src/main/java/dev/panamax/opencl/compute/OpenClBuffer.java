@@ -1,5 +1,6 @@
 package dev.panamax.opencl.compute;
 
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.compute.Buffer;
 import dev.panamax.compute.StorageMode;
 
@@ -8,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A buffer on an OpenCL device: a pooled {@code cl_mem}, its heap shadow, and for SHARED the host view. */
+@AllocatesForCaller
 final class OpenClBuffer extends Buffer {
     private static final AtomicLong IDS = new AtomicLong();
     private static final StackWalker WALKER = StackWalker.getInstance();

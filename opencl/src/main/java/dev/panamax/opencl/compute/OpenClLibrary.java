@@ -1,5 +1,6 @@
 package dev.panamax.opencl.compute;
 
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.compute.ComputePipeline;
 import dev.panamax.compute.Library;
 import dev.panamax.opencl.binding.CL;
@@ -11,6 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /** A library on an OpenCL device: a built {@code cl_program}, shared through the device's cache; its handle is a {@link ProgramLease}. */
+@AllocatesForCaller
 final class OpenClLibrary extends Library {
     private final OpenClDevice device;
     private final ProgramCache.Shared shared;

@@ -1,5 +1,6 @@
 package dev.panamax.opencl.compute;
 
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.compute.AddressSpace;
 import dev.panamax.compute.ArgumentInfo;
 import dev.panamax.compute.ComputePipeline;
@@ -19,6 +20,7 @@ import java.util.Map;
  * arguments are only ever set inside a command buffer's replay, under the device's replay lock,
  * so the pipeline is safe to use from any number of threads.
  */
+@AllocatesForCaller
 final class OpenClPipeline extends ComputePipeline {
     private static final Map<String, Integer> SCALAR_BYTES = Map.ofEntries(
             Map.entry("char", 1), Map.entry("uchar", 1), Map.entry("bool", 1),

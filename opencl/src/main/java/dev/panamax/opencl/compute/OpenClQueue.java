@@ -1,5 +1,6 @@
 package dev.panamax.opencl.compute;
 
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.compute.CommandBufferException;
 import dev.panamax.compute.spi.Command;
 import dev.panamax.compute.spi.QueueDriver;
@@ -26,6 +27,7 @@ import java.lang.ref.Reference;
  * on {@link #close()}, or by the GC for a queue dropped unclosed (then reported as a leak). Until the
  * release has waited for the device, a run in flight keeps the buffers it uses and its scratch.
  */
+@AllocatesForCaller
 final class OpenClQueue implements QueueDriver {
     /** {@code void (CL_CALLBACK *)(cl_event event, cl_int status, void *user_data)}. */
     interface EventStatus {
@@ -41,7 +43,7 @@ final class OpenClQueue implements QueueDriver {
     private final OpenClDevice device;
     /** What the queue keeps natively; freed by {@link #handle}'s release (close, or the GC for a dropped queue). */
     private final QueueResources resources;
-    private final QueueResources.Handle handle;
+    private final QueueResources.QueueHandle handle;
     private final MemorySegment address;
 
     /**
@@ -82,7 +84,7 @@ final class OpenClQueue implements QueueDriver {
             throw t;
         }
         this.resources = r;
-        this.handle = new QueueResources.Handle(r); // frees r itself if it fails
+        this.handle = new QueueResources.QueueHandle(r); // frees r itself if it fails
         this.address = queue.handle();
         this.replay = new Replay(this);
     }

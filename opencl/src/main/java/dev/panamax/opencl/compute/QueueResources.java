@@ -1,5 +1,6 @@
 package dev.panamax.opencl.compute;
 
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.core.batch.Batch;
 import dev.panamax.core.batch.BatchMode;
 import dev.panamax.core.memory.NativeHandle;
@@ -16,17 +17,18 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  * blocks of runs, the completion events kept for release, and, for each run the device has not
  * finished, what that run uses ({@link InFlight}).
  *
- * <p>The queue's {@link Handle} releases it, on {@code close()} or, for a queue dropped unclosed,
+ * <p>The queue's {@link QueueHandle} releases it, on {@code close()} or, for a queue dropped unclosed,
  * from the GC (reported as a leak with the place the queue was made). The release action holds this
  * object and never the queue, so a dropped queue is collected; and because this object stays
  * reachable until the release has run, so does everything a run in flight uses: the release first
  * waits for the device ({@code clFinish}), and only then lets the buffers' blocks, the scratch and
  * the staging go.
  */
+@AllocatesForCaller
 final class QueueResources {
-    /** The owned handle of a queue: its release frees the {@link QueueResources}. */
-    static final class Handle extends NativeHandle {
-        Handle(QueueResources resources) {
+    /** The owned handle of a queue: its release frees the {@link QueueResources} (a leak report names it {@code QueueHandle}). */
+    static final class QueueHandle extends NativeHandle {
+        QueueHandle(QueueResources resources) {
             super(resources.queue.handle().address(), -1, true, dev.panamax.core.memory.SegmentAccess.SHARED,
                     (address, size) -> resources.free());
         }
