@@ -95,7 +95,11 @@ public final class CommandQueue implements AutoCloseable {
         slots.release(maxInFlight);
     }
 
-    /** Waits for the command buffers in flight, then frees the queue. Idempotent. */
+    /**
+     * Waits for the command buffers in flight, then frees the queue. Idempotent. A queue dropped
+     * unclosed is freed by the GC (and reported as a leak) once the device has finished what was
+     * committed to it; until then its runs keep the buffers they use.
+     */
     @Override
     public void close() {
         if (closed) return;
