@@ -59,10 +59,6 @@ final class QueueResources {
             handles[count++] = h;
         }
 
-        int held() {
-            return count;
-        }
-
         private void drop() {
             Arrays.fill(handles, 0, count, null);
             count = 0;
@@ -92,7 +88,6 @@ final class QueueResources {
     private int retiredCount;
     /** Runs the device has not finished, newest first; guarded by this. */
     private InFlight inFlight;
-    private int inFlightCount;
     /** Set by {@link OpenClQueue#close()} before the release: a run finishing later still owns its event. */
     private volatile boolean closedByCode;
     private volatile boolean freed;
@@ -113,7 +108,6 @@ final class QueueResources {
             f.next = inFlight;
             if (inFlight != null) inFlight.previous = f;
             inFlight = f;
-            inFlightCount++;
         }
         return f;
     }
@@ -126,15 +120,9 @@ final class QueueResources {
             else inFlight = f.next;
             if (f.next != null) f.next.previous = f.previous;
             f.previous = f.next = null;
-            inFlightCount--;
         }
         f.references = null;
         f.drop();
-    }
-
-    /** Runs the device has not finished. */
-    synchronized int inFlight() {
-        return inFlightCount;
     }
 
     // ------------------------------------------------------------------ scratch and events
@@ -201,21 +189,23 @@ final class QueueResources {
                         "clFinish returned " + status + " while freeing a command queue; its memory is freed all the same");
             }
         } finally {
-            InFlight left;
+            // off the list under the lock: a run finishing meanwhile (after a close) then finds itself gone
+            java.util.List<InFlight> left = new java.util.ArrayList<>();
             synchronized (this) {
-                left = inFlight;
+                for (InFlight f = inFlight; f != null; ) {
+                    InFlight n = f.next;
+                    f.previous = f.next = null;
+                    left.add(f);
+                    f = n;
+                }
                 inFlight = null;
-                inFlightCount = 0;
             }
             boolean dropped = !closedByCode;
-            for (InFlight f = left; f != null; ) {
-                InFlight n = f.next;
+            for (InFlight f : left) {
                 if (dropped && f.event != 0) CL.clReleaseEvent(MemorySegment.ofAddress(f.event));
                 if (dropped && f.scratch != null) f.scratch.free();
                 if (dropped && f.references != null) runSafely(f.references);
-                f.previous = f.next = null;
                 f.drop();
-                f = n;
             }
             releaseRetired();
             OpenClQueue.Scratch b;
