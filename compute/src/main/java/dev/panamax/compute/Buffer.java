@@ -21,8 +21,9 @@ public abstract class Buffer extends Resource {
     private final long length;
     private final StorageMode storageMode;
 
-    protected Buffer(ComputeDevice device, long length, StorageMode storageMode) {
-        super(device);
+    /** For backends: {@code handle} owns the device memory (see {@link Resource}). */
+    protected Buffer(ComputeDevice device, long length, StorageMode storageMode, dev.panamax.core.memory.NativeHandle handle) {
+        super(device, handle);
         this.length = length;
         this.storageMode = storageMode;
     }

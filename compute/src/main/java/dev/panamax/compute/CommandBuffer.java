@@ -64,7 +64,8 @@ public final class CommandBuffer {
     private Resource[] used = new Resource[4];
     private int usedCount;
     private Resource lastResource;
-    private boolean held;
+    /** RETAINED, from commit: drops the references taken at commit, once (see {@link Submission#referenceRelease()}). */
+    private ResourceLease held;
     private List<CompletedHandler> handlers;
     /** Made when asked for; guarded by this. */
     private CompletableFuture<CommandBuffer> completion;
@@ -182,11 +183,13 @@ public final class CommandBuffer {
         Resource[] lease = used;
         int leaseCount = usedCount;
         if (leased) leaseForCommit();
+        ResourceLease retained = references == References.RETAINED ? new ResourceLease(lease, leaseCount) : null;
         Submission s;
         try {
             queue.acquireSlot();
             try {
-                s = new Submission(this::label, commands, references, validation, this::finished);
+                s = retained == null ? new Submission(this::label, commands, references, validation, this::finished)
+                        : new Submission(this::label, commands, references, validation, this::finished, retained);
             } catch (Throwable t) {
                 queue.returnSlot();
                 throw t;
@@ -195,7 +198,7 @@ public final class CommandBuffer {
             if (leased) release(lease, leaseCount);
             throw t;
         }
-        held = references == References.RETAINED;
+        held = retained;
         submission = s; // before the status: a waiter that sees COMMITTED finds the submission
         status = CommandBufferStatus.COMMITTED;
         if (notify || handlers != null) s.requestNotifyOnCompletion(); // after submission: completion() on another thread sees one or the other
@@ -373,7 +376,7 @@ public final class CommandBuffer {
         }
     }
 
-    private static void release(Resource[] resources, int count) {
+    static void release(Resource[] resources, int count) {
         for (int i = 0; i < count; i++) resources[i].releaseReference();
     }
 
@@ -386,9 +389,9 @@ public final class CommandBuffer {
             status = failure == null ? CommandBufferStatus.COMPLETED : CommandBufferStatus.ERROR;
             f = completion;
         }
-        if (held) {
-            release(used, usedCount);
-            held = false;
+        if (held != null) {
+            held.run();
+            held = null;
         }
         used = null;
         usedCount = 0;

@@ -1,5 +1,6 @@
 package dev.panamax.compute;
 
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.compute.spi.QueueDriver;
 import dev.panamax.compute.spi.Submission;
 
@@ -26,6 +27,7 @@ import java.util.concurrent.locks.LockSupport;
  * }                                       // close waits for what is in flight
  * }</pre>
  */
+@AllocatesForCaller
 public final class CommandQueue implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(CommandQueue.class.getName());
     private static final Executor DEFAULT_HANDLERS = Executors.newThreadPerTaskExecutor(
@@ -103,7 +105,9 @@ public final class CommandQueue implements AutoCloseable {
     /**
      * Refuses new commits, waits for the commits under way and the command buffers in flight, then
      * frees the queue. A commit racing it either gets in before it (and is waited for) or is refused
-     * with an IllegalStateException; neither blocks for ever. Idempotent.
+     * with an IllegalStateException; neither blocks for ever. Idempotent. A queue dropped unclosed is
+     * freed by the GC (and reported as a leak) once the device has finished what was committed to it;
+     * until then its runs keep the buffers they use.
      */
     @Override
     public void close() {

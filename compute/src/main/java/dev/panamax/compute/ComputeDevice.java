@@ -1,5 +1,6 @@
 package dev.panamax.compute;
 
+import dev.panamax.core.memory.AllocatesForCaller;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
@@ -25,6 +26,7 @@ import java.util.List;
  * }
  * }</pre>
  */
+@AllocatesForCaller
 public interface ComputeDevice {
     /** The first device of the first backend that has one (the order backends are found in). */
     static ComputeDevice systemDefault() {

@@ -17,8 +17,9 @@ public abstract class ComputePipeline extends Resource {
     /** Per argument, the size a value must have, or -1 when any size is taken. */
     final long[] valueBytes;
 
-    protected ComputePipeline(ComputeDevice device, String name, List<ArgumentInfo> arguments) {
-        super(device);
+    /** For backends: {@code handle} owns the kernel object (see {@link Resource}). */
+    protected ComputePipeline(ComputeDevice device, String name, List<ArgumentInfo> arguments, dev.panamax.core.memory.NativeHandle handle) {
+        super(device, handle);
         this.name = name;
         this.arguments = List.copyOf(arguments);
         int n = this.arguments.size();

@@ -1,5 +1,8 @@
 package dev.panamax.compute;
 
+import dev.panamax.core.memory.NativeBuffer;
+import dev.panamax.core.memory.NativeHandle;
+import dev.panamax.core.memory.SegmentAccess;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.atomic.AtomicInteger;
@@ -8,36 +11,54 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /** The backend-neutral pieces: reference counts of resources, sizes. */
 class ResourceAndSizeTest {
-    static final class Counted extends Resource {
-        final AtomicInteger frees = new AtomicInteger();
+    /** An owned handle whose release only counts (the address is a real allocation it never frees: a test's stand-in object). */
+    static final class CountingHandle extends NativeHandle {
+        CountingHandle(NativeBuffer object, AtomicInteger frees) {
+            super(object.address(), -1, true, SegmentAccess.SHARED, (address, size) -> frees.incrementAndGet());
+        }
+    }
 
-        Counted() {
-            super(null);
+    static final class Counted extends Resource {
+        Counted(NativeHandle handle) {
+            super(null, handle);
         }
 
         @Override
         public String describe() {
             return "counted";
         }
-
-        @Override
-        protected void free() {
-            frees.incrementAndGet();
-        }
     }
 
     @Test
     void aResourceIsFreedWhenTheCallerAndEveryCommandBufferAreDone() {
-        Counted r = new Counted();
-        assertTrue(r.acquire());          // a command buffer takes it at commit
-        r.close();                        // the caller is done
-        r.close();                        // idempotent
-        assertTrue(r.isClosed());
-        assertEquals(0, r.frees.get(), "still held by the command buffer");
-        assertFalse(r.acquire(), "a closed resource cannot be taken again");
-        r.releaseReference();             // the command buffer completes
-        assertEquals(1, r.frees.get());
-        assertThrows(IllegalStateException.class, r::releaseReference);
+        AtomicInteger frees = new AtomicInteger();
+        try (NativeBuffer object = NativeBuffer.allocate(8)) {
+            CountingHandle handle = new CountingHandle(object, frees);
+            Counted r = new Counted(handle);
+            assertTrue(r.acquire());          // a command buffer takes it at commit
+            assertEquals(2, handle.refCount(), "one count: the resource's references are its handle's");
+            r.close();                        // the caller is done
+            r.close();                        // idempotent
+            assertTrue(r.isClosed());
+            assertEquals(1, handle.refCount());
+            assertEquals(0, frees.get(), "still held by the command buffer");
+            assertFalse(r.isFreed());
+            assertFalse(r.acquire(), "a closed resource cannot be taken again");
+            r.releaseReference();             // the command buffer completes
+            assertEquals(1, frees.get());
+            assertTrue(r.isFreed());
+            IllegalStateException e = assertThrows(IllegalStateException.class, r::releaseReference);
+            assertTrue(e.getMessage().contains("unbalanced release of counted"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aResourceRefusesABorrowedOrReleasedHandle() {
+        try (NativeBuffer object = NativeBuffer.allocate(8)) {
+            CountingHandle released = new CountingHandle(object, new AtomicInteger());
+            released.close();
+            assertThrows(IllegalArgumentException.class, () -> new Counted(released));
+        }
     }
 
     @Test

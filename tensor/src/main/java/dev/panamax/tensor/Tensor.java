@@ -1,6 +1,5 @@
 package dev.panamax.tensor;
 
-import dev.panamax.core.memory.NativeScope;
 import dev.panamax.tensor.spi.Backend;
 import dev.panamax.tensor.spi.BinaryOp;
 import dev.panamax.tensor.spi.Kernel;
@@ -58,6 +57,7 @@ public final class Tensor implements AutoCloseable {
     /** A new tensor of {@code dtype} and {@code shape} on {@code backend}, content undefined. */
     static Tensor empty(Backend backend, DType dtype, Shape shape) {
         Storage s = backend.allocate(dtype, shape.elements());
+        TensorScope.adoptNew(s);
         return new Tensor(backend, s, shape, shape.rowMajor(), 0);
     }
 
@@ -615,7 +615,7 @@ public final class Tensor implements AutoCloseable {
 
     void accumulateGrad(Tensor g) {
         if (grad == null) {
-            grad = NativeScope.unscoped(() -> Movement.copyAs(g, dtype()));
+            grad = TensorScope.unscoped(() -> Movement.copyAs(g, dtype()));
         } else {
             grad.addInPlace(g);
         }

@@ -1,14 +1,18 @@
 package dev.panamax.tensor;
 
 import dev.panamax.core.memory.NativeScope;
+import dev.panamax.tensor.spi.Storage;
 
 import java.util.function.Supplier;
 
 /**
  * Frees every tensor made on this thread while the scope is open (their storage, including the
  * graph's intermediates and saved tensors) when it closes, except the ones {@linkplain #keep kept}.
- * Built on core's {@link NativeScope}: scopes nest, and a kept tensor moves to the enclosing scope.
- * Gradients of leaves and optimizer state are not the scope's: they belong to their parameter.
+ * Each new tensor's storage is handed to the innermost open tensor scope of its thread when the
+ * tensor is made; nothing else joins it (a compute queue, buffer or library made inside a scope
+ * belongs to its maker and outlives the scope). Built on core's {@link NativeScope}: scopes nest,
+ * and a kept tensor moves to the enclosing scope. Gradients of leaves and optimizer state are not
+ * the scope's: they belong to their parameter.
  *
  * <pre>{@code
  * for (int step = 0; step < steps; step++) {
@@ -22,15 +26,25 @@ import java.util.function.Supplier;
  * }</pre>
  */
 public final class TensorScope implements AutoCloseable {
-    private final NativeScope scope;
+    /** The innermost open tensor scope of each thread; {@link #NONE} inside {@link #unscoped}. */
+    private static final ThreadLocal<TensorScope> CURRENT = new ThreadLocal<>();
+    /** Marks "no scope takes new tensors here" while an enclosing scope is still open. */
+    private static final TensorScope NONE = new TensorScope(null, null);
 
-    private TensorScope(NativeScope scope) {
+    private final NativeScope scope;
+    private final TensorScope enclosing;
+
+    private TensorScope(NativeScope scope, TensorScope enclosing) {
         this.scope = scope;
+        this.enclosing = enclosing;
     }
 
     /** Opens a scope on the current thread, nested in the current one if any. */
     public static TensorScope open() {
-        return new TensorScope(NativeScope.open());
+        TensorScope enclosing = CURRENT.get();
+        TensorScope s = new TensorScope(NativeScope.open(), enclosing);
+        CURRENT.set(s);
+        return s;
     }
 
     /**
@@ -44,11 +58,25 @@ public final class TensorScope implements AutoCloseable {
     }
 
     /**
-     * Runs {@code body} with no scope open: what it makes belongs to nobody but the GC and whoever
-     * closes it (parameters, optimizer state).
+     * Runs {@code body} with no tensor scope taking what it makes: it belongs to nobody but the GC
+     * and whoever closes it (parameters, optimizer state). The thread's scopes are back in place
+     * afterwards.
      */
     public static <T> T unscoped(Supplier<T> body) {
-        return NativeScope.unscoped(body);
+        TensorScope current = CURRENT.get();
+        if (current == null || current == NONE) return body.get();
+        CURRENT.set(NONE);
+        try {
+            return body.get();
+        } finally {
+            CURRENT.set(current);
+        }
+    }
+
+    /** Hands a new tensor's storage to the innermost open scope of this thread, if any. */
+    static void adoptNew(Storage storage) {
+        TensorScope s = CURRENT.get();
+        if (s != null && s != NONE) s.scope.adopt(storage.buffer());
     }
 
     /**
@@ -63,7 +91,15 @@ public final class TensorScope implements AutoCloseable {
     /** Runs what the backends recorded, then frees what this scope holds. */
     @Override
     public void close() {
+        if (scope.isClosed()) return;
         Backends.syncAll();
-        scope.close();
+        try {
+            scope.close(); // refuses a wrong order or thread before anything changes
+        } finally {
+            if (scope.isClosed()) {
+                if (enclosing == null) CURRENT.remove();
+                else CURRENT.set(enclosing);
+            }
+        }
     }
 }

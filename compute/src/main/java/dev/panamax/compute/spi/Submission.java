@@ -18,6 +18,7 @@ public final class Submission {
     private final References references;
     private final Validation validation;
     private final Consumer<CommandBufferException> onFinished;
+    private final Runnable referenceRelease;
     /** The driver's own state for this run (events, scratch memory). */
     private volatile Object driverState;
     private volatile boolean notifyOnCompletion;
@@ -25,11 +26,22 @@ public final class Submission {
 
     public Submission(Supplier<String> label, List<Command> commands, References references, Validation validation,
                       Consumer<CommandBufferException> onFinished) {
+        this(label, commands, references, validation, onFinished, () -> { });
+    }
+
+    /**
+     * As above, with {@code referenceRelease}: what drops the references the command buffer holds on
+     * its resources until completion (idempotent; it refers to the resources, never to the command
+     * buffer or its queue).
+     */
+    public Submission(Supplier<String> label, List<Command> commands, References references, Validation validation,
+                      Consumer<CommandBufferException> onFinished, Runnable referenceRelease) {
         this.label = label;
         this.commands = commands;
         this.references = references;
         this.validation = validation;
         this.onFinished = onFinished;
+        this.referenceRelease = referenceRelease;
     }
 
     /** {@code command buffer 'step'}: how messages name it. */
@@ -57,6 +69,16 @@ public final class Submission {
     /** Asks for {@link #notifyOnCompletion()}; the caller then tells the driver ({@link QueueDriver#notifyOnCompletion}). */
     public void requestNotifyOnCompletion() {
         notifyOnCompletion = true;
+    }
+
+    /**
+     * Drops the references the command buffer holds on its resources, once, whoever asks first: its
+     * finish, or a driver that frees a queue the GC found while this run was unfinished (nobody will
+     * finish it then). A driver keeps the returned object, not the submission: it refers to the
+     * resources only, so holding it keeps no queue alive.
+     */
+    public Runnable referenceRelease() {
+        return referenceRelease;
     }
 
     /** Whether {@link #finished} was called. */

@@ -35,19 +35,19 @@ import java.util.List;
  * ({@link dev.panamax.core.memory.NativeMemory}) and replaced by a larger one as recording grows.
  * {@link #close()} frees both, exactly once; a batch that is never closed is freed by the GC and
  * reported as a leak by {@link dev.panamax.core.memory.LeakDetection}, with the place it was created.
- * Its memory joins no {@link dev.panamax.core.memory.NativeScope}: close the batch itself
- * (try-with-resources). Use a batch from the thread that created it, or create it
- * {@link #createShared shared} to use it from one thread at a time. Handles recorded as arguments
- * are kept alive until the batch is closed ({@link #keep}): closing one of them before a replay does
- * not free the object the replay uses.
+ * Its memory belongs to the batch alone: close the batch itself (try-with-resources). Use a batch
+ * from the thread that created it, or create it {@link #createShared shared} to use it from one
+ * thread at a time. Handles recorded as arguments are kept alive until the batch is cleared or
+ * closed ({@link #keep}): closing one of them before a replay does not free the object the replay
+ * uses. A batch dropped unclosed lets them go when the GC finds it.
  */
 public final class Batch implements AutoCloseable {
     private static final int ALIGN = BatchRegion.ALIGN;
 
     private final BatchMode mode;
     private final List<BatchEntry> entries = new ArrayList<>();
-    /** Handles recorded as arguments, kept alive until close. */
-    private final List<NativeHandle> kept = new ArrayList<>();
+    /** Handles recorded as arguments, kept alive until the next clear or the close. */
+    private final Pins kept = new Pins();
     /** The entries as the runner reads them. */
     private final BatchRegion commands;
     /** Every entry's parameter block, back to back. */
@@ -162,7 +162,7 @@ public final class Batch implements AutoCloseable {
      * (bool); {@code Byte}, {@code Short}, {@code Integer}, {@code Long} for integers of that width
      * (a narrower integer widens; signedness is C's, so pass a u32 as an {@code int}); {@code Float};
      * {@code Double} (or a {@code Float}); a native {@link MemorySegment}, {@code null} or a
-     * {@link NativeHandle} (its address; kept alive until the batch closes, {@link #keep}) for pointers; a {@code MemorySegment} of exactly the type's size for structs, unions and long
+     * {@link NativeHandle} (its address; kept alive until the batch is cleared or closed, {@link #keep}) for pointers; a {@code MemorySegment} of exactly the type's size for structs, unions and long
      * double. For a batch replayed with new arguments, write them through {@link BatchEntry#params()}
      * (no boxing).
      *
@@ -190,18 +190,24 @@ public final class Batch implements AutoCloseable {
     }
 
     /**
-     * Keeps {@code handle}'s native object alive until this batch is closed ({@link NativeHandle#pin()}):
-     * a {@code close()} or last {@code release()} of the handle meanwhile makes the handle unusable from
-     * Java but leaves the object for the batch's replays, and frees it when the batch closes. Recording
-     * a handle as an argument ({@link #add(Thunk, Object...)}, the generated typed recorders) keeps it.
+     * Keeps {@code handle}'s native object alive until this batch is cleared or closed
+     * ({@link NativeHandle#pin()}): a {@code close()} or last {@code release()} of the handle meanwhile
+     * makes the handle unusable from Java but leaves the object for the batch's replays, and frees it
+     * when the batch is cleared or closed (or, dropped unclosed, found by the GC). Recording a handle
+     * as an argument ({@link #add(Thunk, Object...)}, the generated typed recorders) keeps it.
      *
-     * @return the handle's native address, valid until the batch is closed
+     * @return the handle's native address, valid until the batch is cleared or closed
      * @throws dev.panamax.core.memory.HandleReleasedException when the handle is already released
      */
     public long keep(NativeHandle handle) {
         ensureOpen();
         long address = handle.pin();
-        kept.add(handle);
+        try {
+            kept.add(this, handle);
+        } catch (Throwable t) {
+            handle.unpin();
+            throw t;
+        }
         return address;
     }
 
@@ -240,12 +246,14 @@ public final class Batch implements AutoCloseable {
      * next recording: a recorder that fills, runs and starts over allocates nothing after its first
      * rounds. The used part of the argument area is zeroed, so the next recording's parameter blocks
      * start zeroed as {@link #add(Thunk)} promises. Entries and parameter blocks taken before are unusable after (their reads fail or
-     * see the next recording's data); results of the last run go with them.
+     * see the next recording's data); results of the last run go with them. The handles the entries
+     * {@linkplain #keep kept} are let go (one closed meanwhile is freed now).
      */
     public void clear() {
         ensureOpen();
         area.segment.asSlice(0, areaUsed).fill((byte) 0); // the next recording's blocks start zeroed, as add promises
         entries.clear();
+        kept.unpinAll();
         areaUsed = 0;
         ranInLastRun = 0;
     }
@@ -282,8 +290,7 @@ public final class Batch implements AutoCloseable {
         arguments.close();
         closed = true;
         // what the batch kept alive may go now (a handle closed since recording is freed here)
-        for (NativeHandle h : kept) h.unpin();
-        kept.clear();
+        kept.close();
     }
 
     // -------------------------------------------------------------- package-private, for BatchEntry
@@ -341,5 +348,49 @@ public final class Batch implements AutoCloseable {
     private long blockAddress(int index) {
         long at = blockOffsets[index];
         return at < 0 ? 0 : area.segment.address() + at;
+    }
+
+    /**
+     * The handles a batch keeps pinned. A batch dropped unclosed unpins them when the GC finds it
+     * (a cleaner registered with the first pin, holding this object and never the batch), so a
+     * handle closed meanwhile is freed rather than held forever.
+     */
+    private static final class Pins implements Runnable {
+        private final List<NativeHandle> handles = new ArrayList<>();
+        private java.lang.ref.Cleaner.Cleanable cleanable;
+
+        void add(Batch owner, NativeHandle h) {
+            if (cleanable == null) cleanable = BatchCleaner.CLEANER.register(owner, this);
+            handles.add(h);
+        }
+
+        void unpinAll() {
+            RuntimeException failure = null;
+            for (NativeHandle h : handles) {
+                try {
+                    h.unpin();
+                } catch (RuntimeException e) {
+                    if (failure == null) failure = e;
+                    else failure.addSuppressed(e);
+                }
+            }
+            handles.clear();
+            if (failure != null) throw failure;
+        }
+
+        void close() {
+            if (cleanable != null) cleanable.clean(); // runs unpinAll once, and never again from the GC
+        }
+
+        @Override
+        public void run() {
+            unpinAll();
+        }
+    }
+
+    /** One cleaner thread for every batch, started with the first pin. */
+    private static final class BatchCleaner {
+        static final java.lang.ref.Cleaner CLEANER = java.lang.ref.Cleaner.create(
+                Thread.ofPlatform().daemon().name("panamax-batch-cleaner").factory());
     }
 }

@@ -1,7 +1,6 @@
 package dev.panamax.core.batch;
 
 import dev.panamax.core.memory.NativeBuffer;
-import dev.panamax.core.memory.NativeScope;
 import dev.panamax.core.memory.SegmentAccess;
 
 import java.lang.foreign.MemorySegment;
@@ -15,9 +14,7 @@ import java.lang.foreign.MemorySegment;
  * (closed) instead of reading memory the batch no longer uses.
  *
  * <p>Confined to the thread that created the batch, as the batch is, unless the batch was created
- * shared. The buffers join no
- * {@link NativeScope}: the batch closes them (a scope open during a growth must not free the
- * batch's memory when it closes).
+ * shared. The buffers belong to the batch, which closes them (no scope open meanwhile takes them).
  */
 final class BatchRegion {
     /** Start alignment of the usable segment: a cache line, and the largest block alignment a batch accepts. */
@@ -77,7 +74,7 @@ final class BatchRegion {
 
     private static NativeBuffer allocate(String label, long capacity, SegmentAccess access) {
         // malloc aligns to 16: ALIGN bytes of slack let the usable part start on a 64-byte boundary
-        NativeBuffer b = NativeScope.unscoped(() -> NativeBuffer.allocate(capacity + ALIGN, access, true));
+        NativeBuffer b = NativeBuffer.allocate(capacity + ALIGN, access, true);
         b.touch(label);
         return b;
     }

@@ -38,7 +38,7 @@ public record LeakReport(String type, long id, long address, long byteSize,
     public String describe() {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
                 "LEAK: native handle released by the GC, not by code: type=%s id=%d address=0x%x bytes=%d site=%s"
-                        + " (close() it, release() it, or open it in a NativeScope)",
+                        + " (close() it, release() it, or hand it to a NativeScope)",
                 type, id, address, byteSize, allocationSite()));
         b.append("\n  allocated at:");
         for (StackTraceElement e : allocation) b.append("\n    ").append(e);

@@ -22,7 +22,8 @@ import java.util.Objects;
  * compare-and-set on the cleanup state decides. After release every access fails with
  * {@link HandleReleasedException}, and a {@link #segment()} handed out earlier fails inside Java
  * ({@link IllegalStateException} from FFM) because it is scoped to an arena the release closes.
- * A borrowed handle frees nothing; closing it only ends its segments.
+ * A borrowed handle frees nothing; closing it only ends its segments. A new handle belongs to its
+ * maker alone: it joins a {@link NativeScope} only when handed to one ({@link NativeScope#adopt}).
  *
  * <pre>{@code
  * try (NativeBuffer b = NativeBuffer.allocate(1024)) {
@@ -135,12 +136,6 @@ public abstract class NativeHandle implements AutoCloseable {
             this.state = st;
             this.shadow = sh;
         }
-        try {
-            NativeScope.adopt(this);
-        } catch (Throwable t) {
-            if (state != null) state.releaseByCode();
-            throw t;
-        }
     }
 
     private static long reserveAdopted(long address, long byteSize, ReleaseAction action) {
@@ -189,7 +184,7 @@ public abstract class NativeHandle implements AutoCloseable {
         return access;
     }
 
-    /** Whether the handle has been released (by close, its last release, or its scope). */
+    /** Whether the handle has been released (by close, its last release, the scope it was handed to, or the GC). */
     public final boolean isReleased() {
         return (int) REF_CNT.getVolatile(this) <= 0;
     }
@@ -237,6 +232,23 @@ public abstract class NativeHandle implements AutoCloseable {
             if (c == Integer.MAX_VALUE) throw new IllegalStateException("reference count overflow: type="
                     + getClass().getSimpleName() + " refCnt=" + c);
             if (REF_CNT.compareAndSet(this, c, c + 1)) return this;
+        }
+    }
+
+    /**
+     * Adds a reference unless the handle is released: {@link #retain()} for callers that treat a
+     * released handle as an answer ("no longer there") rather than an error.
+     *
+     * @return whether a reference was added
+     */
+    public final boolean tryRetain() {
+        checkThread("retain");
+        while (true) {
+            int c = (int) REF_CNT.getVolatile(this);
+            if (c <= 0) return false;
+            if (c == Integer.MAX_VALUE) throw new IllegalStateException("reference count overflow: type="
+                    + getClass().getSimpleName() + " refCnt=" + c);
+            if (REF_CNT.compareAndSet(this, c, c + 1)) return true;
         }
     }
 

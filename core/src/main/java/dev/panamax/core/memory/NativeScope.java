@@ -5,18 +5,24 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Scoped freeing: every handle created on this thread while the scope is the innermost open one
- * is closed when the scope closes, except what was {@linkplain #keep kept}. Scopes nest; a kept
- * handle moves to the enclosing scope (or, from the outermost scope, to the caller).
+ * Scoped freeing: the handles handed to a scope ({@link #adopt}) or created through it
+ * ({@link #allocate}) are closed when the scope closes, except what was {@linkplain #keep kept}.
+ * Nothing joins a scope by accident: a handle made while a scope is open belongs to its maker, as
+ * every other handle does (a compute buffer, a batch, an object that closes its own handles).
+ * Scopes nest; a kept handle moves to the enclosing scope (or, from the outermost scope, to the
+ * caller).
  *
  * <pre>{@code
  * NativeBuffer result;
  * try (var scope = NativeScope.open()) {
- *     var tmp = NativeBuffer.allocate(1 << 20);   // closed with the scope
- *     result = scope.keep(NativeBuffer.allocate(64));
+ *     var tmp = scope.allocate(1 << 20);                    // closed with the scope
+ *     var staged = scope.adopt(NativeBuffer.allocateConfined(256));
+ *     result = scope.keep(scope.allocate(64));             // survives it
  * }
  * }</pre>
- * A scope belongs to the thread that opened it; scopes close innermost first.
+ * Adopting is the JDK's {@code addOrCleanupIfFail}: a handle the scope cannot take (the scope is
+ * closed, or belongs to another thread) is closed at once and the failure rethrown, so no handle is
+ * left without an owner. A scope belongs to the thread that opened it; scopes close innermost first.
  */
 public final class NativeScope implements AutoCloseable {
     private static final ThreadLocal<NativeScope> CURRENT = new ThreadLocal<>();
@@ -47,30 +53,33 @@ public final class NativeScope implements AutoCloseable {
     }
 
     /**
-     * Runs {@code action} with no scope open on this thread, so the handles it creates join no
-     * scope; the thread's scopes are back in place afterwards. For objects that own handles and close
-     * them themselves: a {@code Batch} replaces its buffers as it grows, and a buffer adopted by
-     * whatever scope happened to be open then would be freed under the batch when that scope closed.
+     * Hands {@code handle} to this scope, which closes it when it closes; returns it. When the scope
+     * cannot take it (closed, or used from another thread than its own) the handle is closed at once
+     * and the failure thrown: the handle never outlives its chance of an owner.
      *
-     * <pre>{@code
-     * NativeBuffer mine = NativeScope.unscoped(() -> NativeBuffer.allocateConfined(4096));
-     * }</pre>
+     * @throws IllegalStateException when the scope is closed (the handle is closed)
+     * @throws WrongThreadException  from another thread than the scope's (the handle is closed)
      */
-    public static <T> T unscoped(java.util.function.Supplier<T> action) {
-        NativeScope current = CURRENT.get();
-        if (current == null) return action.get();
-        CURRENT.remove();
+    public <H extends NativeHandle> H adopt(H handle) {
+        java.util.Objects.requireNonNull(handle, "handle");
         try {
-            return action.get();
-        } finally {
-            CURRENT.set(current);
+            checkOpen("adopt");
+        } catch (RuntimeException refused) {
+            try {
+                handle.close();
+            } catch (RuntimeException e) {
+                refused.addSuppressed(e);
+            }
+            throw refused;
         }
+        add(handle);
+        return handle;
     }
 
-    /** Called by every handle constructor. */
-    static void adopt(NativeHandle h) {
-        NativeScope s = CURRENT.get();
-        if (s != null) s.add(h);
+    /** Zeroed native memory of {@code byteSize} bytes for any thread, owned by this scope: {@code adopt(NativeBuffer.allocate(byteSize))}. */
+    public NativeBuffer allocate(long byteSize) {
+        checkOpen("allocate");
+        return adopt(NativeBuffer.allocate(byteSize));
     }
 
     private void add(NativeHandle h) {
@@ -104,6 +113,11 @@ public final class NativeScope implements AutoCloseable {
         int d = 0;
         for (NativeScope p = parent; p != null; p = p.parent) d++;
         return d;
+    }
+
+    /** Whether {@link #close()} has run. */
+    public boolean isClosed() {
+        return closed;
     }
 
     /** Closes every handle still in the scope, newest first, and ends the scope. */

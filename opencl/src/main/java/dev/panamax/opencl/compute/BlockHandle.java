@@ -1,5 +1,6 @@
 package dev.panamax.opencl.compute;
 
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.core.memory.NativeHandle;
 import dev.panamax.core.memory.SegmentAccess;
 
@@ -10,6 +11,7 @@ import java.lang.foreign.Arena;
  * the GC when the buffer was dropped unclosed, then reported as a leak), which ends the buffer's
  * view of the host memory and gives the block back to the pool.
  */
+@AllocatesForCaller
 final class BlockHandle extends NativeHandle {
     BlockHandle(DevicePool pool, DevicePool.Block block, Arena view, DevicePool.Live live) {
         super(block.mem(), -1, true, SegmentAccess.SHARED, (address, size) -> {

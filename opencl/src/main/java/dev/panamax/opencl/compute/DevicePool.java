@@ -1,5 +1,6 @@
 package dev.panamax.opencl.compute;
 
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.compute.DeviceMemoryException;
 import dev.panamax.compute.StorageMode;
 import dev.panamax.core.memory.BufferPool;
@@ -28,6 +29,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * when first made and kept reserved while idle. A released block goes back to its class unless the
  * class or the pool's idle total is full; under budget pressure the idle blocks are freed first.
  */
+@AllocatesForCaller
 final class DevicePool {
     /** One {@code cl_mem} and, for SHARED, the host memory it uses in place. */
     record Block(long mem, long bytes, StorageMode mode, Arena host, long hostAddress) {}

@@ -1,5 +1,6 @@
 package dev.panamax.opencl.compute;
 
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.compute.Buffer;
 import dev.panamax.compute.StorageMode;
 
@@ -8,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A buffer on an OpenCL device: a pooled {@code cl_mem}, its heap shadow, and for SHARED the host view. */
+@AllocatesForCaller
 final class OpenClBuffer extends Buffer {
     private static final AtomicLong IDS = new AtomicLong();
     private static final StackWalker WALKER = StackWalker.getInstance();
@@ -23,27 +25,29 @@ final class OpenClBuffer extends Buffer {
     private final Object shadow;
 
     OpenClBuffer(OpenClDevice device, long length, StorageMode mode) {
-        super(device, length, mode);
         DevicePool pool = device.pool();
         DevicePool.Block block = pool.acquire(length, mode);
         Arena view = null;
+        MemorySegment hostView = null;
         DevicePool.Live live = new DevicePool.Live(block.bytes(), mode, callerSite());
+        BlockHandle blockHandle;
         try {
             if (mode == StorageMode.SHARED) {
                 view = Arena.ofShared();
-                this.contents = MemorySegment.ofAddress(block.hostAddress()).reinterpret(length, view, null);
-            } else {
-                this.contents = null;
+                hostView = MemorySegment.ofAddress(block.hostAddress()).reinterpret(length, view, null);
             }
             pool.liveAdded(live);
-            this.handle = new BlockHandle(pool, block, view, live);
+            blockHandle = new BlockHandle(pool, block, view, live);
         } catch (Throwable t) {
             if (view != null) view.close();
             pool.liveRemoved(live);
             pool.giveBack(block);
             throw t;
         }
-        this.mem = handle.pointer();
+        super(device, length, mode, blockHandle);
+        this.handle = blockHandle;
+        this.contents = hostView;
+        this.mem = blockHandle.pointer();
         this.shadow = pool.budget().shadow(block.bytes());
     }
 
@@ -59,11 +63,6 @@ final class OpenClBuffer extends Buffer {
     @Override
     protected MemorySegment hostContents() {
         return contents;
-    }
-
-    @Override
-    protected void free() {
-        handle.close();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.panamax.opencl.compute;
 
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.compute.Buffer;
 import dev.panamax.compute.CommandQueue;
 import dev.panamax.compute.ComputeDevice;
@@ -23,6 +24,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * argument state safe to share between threads ({@code clSetKernelArg} is not thread-safe on one
  * kernel; every command buffer sets the arguments it needs inside its replay).
  */
+@AllocatesForCaller
 final class OpenClDevice implements ComputeDevice {
     static final String MEMORY_LIMIT_PROPERTY = "panamax.compute.memoryLimit";
 

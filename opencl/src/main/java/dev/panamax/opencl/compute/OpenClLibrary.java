@@ -1,5 +1,6 @@
 package dev.panamax.opencl.compute;
 
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.compute.ComputePipeline;
 import dev.panamax.compute.Library;
 import dev.panamax.opencl.binding.CL;
@@ -10,19 +11,35 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.List;
 
-/** A library on an OpenCL device: a built {@code cl_program}, shared through the device's cache. */
+/** A library on an OpenCL device: a built {@code cl_program}, shared through the device's cache; its handle is a {@link ProgramLease}. */
+@AllocatesForCaller
 final class OpenClLibrary extends Library {
     private final OpenClDevice device;
     private final ProgramCache.Shared shared;
     private final List<String> functions;
     private final TypeSizes typeSizes;
 
+    /** Takes over {@code shared} (one share of it, given back when this library is freed). */
     OpenClLibrary(OpenClDevice device, ProgramCache.Shared shared, TypeSizes typeSizes) {
-        super(device);
+        ProgramLease lease;
+        try {
+            lease = new ProgramLease(device.programs(), shared);
+        } catch (Throwable t) {
+            device.programs().release(shared);
+            throw t;
+        }
+        List<String> names;
+        try {
+            names = kernelNames(shared.program.handle());
+        } catch (Throwable t) {
+            lease.close();
+            throw t;
+        }
+        super(device, lease);
         this.device = device;
         this.shared = shared;
         this.typeSizes = typeSizes;
-        this.functions = kernelNames(shared.program.handle());
+        this.functions = names;
     }
 
     @Override
@@ -36,11 +53,6 @@ final class OpenClLibrary extends Library {
         if (!functions.contains(function))
             throw new IllegalArgumentException("no kernel function '" + function + "' in " + describe() + "; it defines " + functions);
         return OpenClPipeline.create(device, shared.program, function, typeSizes);
-    }
-
-    @Override
-    protected void free() {
-        device.programs().release(shared);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.panamax.opencl.compute;
 
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.compute.AddressSpace;
 import dev.panamax.compute.ArgumentInfo;
 import dev.panamax.compute.ComputePipeline;
@@ -21,6 +22,7 @@ import java.util.Map;
  * arguments are only ever set inside a command buffer's replay, under the device's replay lock,
  * so the pipeline is safe to use from any number of threads.
  */
+@AllocatesForCaller
 final class OpenClPipeline extends ComputePipeline {
     private static final Map<String, Integer> SCALAR_BYTES = Map.ofEntries(
             Map.entry("char", 1), Map.entry("uchar", 1), Map.entry("bool", 1),
@@ -58,7 +60,7 @@ final class OpenClPipeline extends ComputePipeline {
     }
 
     private OpenClPipeline(OpenClDevice device, String function, ClKernel kernel, TypeSizes typeSizes) {
-        super(device, function, withMeasuredSizes(describeArguments(kernel.handle()), typeSizes));
+        super(device, function, withMeasuredSizes(describeArguments(kernel.handle()), typeSizes), kernel);
         this.kernel = kernel;
         this.address = kernel.handle();
         this.maxThreads = workGroupSize(device, address);
@@ -80,11 +82,6 @@ final class OpenClPipeline extends ComputePipeline {
     @Override
     public long staticThreadgroupMemoryLength() {
         return staticLocalMemory;
-    }
-
-    @Override
-    protected void free() {
-        kernel.close();
     }
 
     @Override

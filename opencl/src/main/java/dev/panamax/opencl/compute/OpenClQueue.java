@@ -1,5 +1,6 @@
 package dev.panamax.opencl.compute;
 
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.compute.CommandBufferException;
 import dev.panamax.compute.spi.Command;
 import dev.panamax.compute.spi.QueueDriver;
@@ -13,7 +14,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
-import java.util.concurrent.ConcurrentLinkedDeque;
+import java.lang.ref.Reference;
 
 /**
  * A command queue on an OpenCL device (in order). A submission is replayed by the queue's
@@ -21,7 +22,12 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  * crossing. A waiter waits on the run's completion event itself; when handlers or a future asked
  * for it, the event's completion comes back through core's callback registry and is handled on a
  * virtual thread, never on the driver's thread.
+ *
+ * <p>What the queue holds natively lives in its {@link QueueResources}, released by its owned handle:
+ * on {@link #close()}, or by the GC for a queue dropped unclosed (then reported as a leak). Until the
+ * release has waited for the device, a run in flight keeps the buffers it uses and its scratch.
  */
+@AllocatesForCaller
 final class OpenClQueue implements QueueDriver {
     /** {@code void (CL_CALLBACK *)(cl_event event, cl_int status, void *user_data)}. */
     interface EventStatus {
@@ -34,46 +40,53 @@ final class OpenClQueue implements QueueDriver {
             .lookup(MethodHandles.lookup())
             .build(Arena.global());
 
-    private static final int MAX_IDLE_SCRATCH = 4;
-
     private final OpenClDevice device;
-    private final ClCommandQueue queue;
+    /** What the queue keeps natively; freed by {@link #handle}'s release (close, or the GC for a dropped queue). */
+    private final QueueResources resources;
+    private final QueueResources.QueueHandle handle;
     private final MemorySegment address;
-    /** Memory a run keeps until it completes (a read's destination, a heap write's copy); recycled. */
+
+    /**
+     * Memory a run keeps until it completes (a read's destination, a heap write's copy; recycled), or
+     * the replay's staging memory: 64-byte aligned, in an arena of its own. A long-lived queue keeps
+     * some idle between runs, so it is the queue's working memory rather than an owned handle of
+     * its own; its {@link QueueResources} frees it.
+     */
     record Scratch(Arena arena, MemorySegment segment) {
+        static Scratch allocate(long bytes) {
+            Arena arena = Arena.ofShared();
+            return new Scratch(arena, arena.allocate(bytes, 64));
+        }
+
         void free() {
             arena.close();
         }
     }
 
-    private final ConcurrentLinkedDeque<Scratch> scratch = new ConcurrentLinkedDeque<>();
-    /**
-     * Completion events of finished runs, released when the next commit starts instead of in the
-     * finish: a waiter returns to its caller sooner.
-     * Guarded by itself; at most {@link #MAX_RETIRED}, past that an event is released at once.
-     */
-    private final long[] retired = new long[MAX_RETIRED];
-    private int retiredCount;
-    private static final int MAX_RETIRED = 16;
     /** Records and runs every submission, under the device's replay lock. */
     private final Replay replay;
     private volatile boolean closed;
 
     OpenClQueue(OpenClDevice device) {
         this.device = device;
+        ClCommandQueue queue;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment err = arena.allocate(ValueLayout.JAVA_INT);
-            this.queue = ClCommandQueue.owned(Cl.created(
+            queue = ClCommandQueue.owned(Cl.created(
                     CL.clCreateCommandQueueWithProperties(device.context(), device.id(), MemorySegment.NULL, err), err,
                     "clCreateCommandQueueWithProperties"));
         }
-        this.address = queue.handle();
+        QueueResources r;
         try {
-            this.replay = new Replay(this);
+            r = new QueueResources(queue);
         } catch (Throwable t) {
             queue.close();
             throw t;
         }
+        this.resources = r;
+        this.handle = new QueueResources.QueueHandle(r); // frees r itself if it fails
+        this.address = queue.handle();
+        this.replay = new Replay(this);
     }
 
     OpenClDevice device() {
@@ -88,7 +101,7 @@ final class OpenClQueue implements QueueDriver {
     public void submit(Submission submission) {
         // before the enqueues, not after: the time between the flush and a waiter's wait is the
         // device's to start the work in (PoCL's workers share the host's cores)
-        releaseRetired();
+        resources.releaseRetired();
         Run run;
         var lock = device.replayLock();
         lock.lock();
@@ -104,6 +117,7 @@ final class OpenClQueue implements QueueDriver {
         } else if (submission.notifyOnCompletion()) {
             run.watch();
         }
+        Reference.reachabilityFence(this); // the queue's release must not run while its commands are handed over
     }
 
     @Override
@@ -114,6 +128,7 @@ final class OpenClQueue implements QueueDriver {
     @Override
     public void poll(Submission submission) {
         if (submission.driverState() instanceof Run run) run.poll();
+        Reference.reachabilityFence(this);
     }
 
     @Override
@@ -121,9 +136,17 @@ final class OpenClQueue implements QueueDriver {
         Object state;
         // a commit on another thread may still be handing the commands over
         while ((state = submission.driverState()) == null && !submission.isFinished()) Thread.onSpinWait();
-        if (state instanceof Run run) run.await();
+        try {
+            if (state instanceof Run run) run.await();
+        } finally {
+            Reference.reachabilityFence(this); // nor while a waiter uses a run's event
+        }
     }
 
+    /**
+     * Refuses further submissions, then frees the queue: the release waits for the device to finish
+     * what was enqueued before anything goes.
+     */
     @Override
     public void close() {
         if (closed) return;
@@ -132,58 +155,33 @@ final class OpenClQueue implements QueueDriver {
         try {
             if (closed) return;
             closed = true;
-            replay.close();
         } finally {
             lock.unlock();
         }
-        try {
-            Cl.check(CL.clFinish(address), "clFinish");
-        } finally {
-            releaseRetired();
-            queue.close();
-            Scratch b;
-            while ((b = scratch.poll()) != null) b.free();
-        }
+        resources.closedByCode();
+        handle.close();
     }
 
-    /** Releases a finished run's completion event, now or when the next commit starts (see {@link #retired}). */
+    QueueResources resources() {
+        return resources;
+    }
+
+    /** Releases a finished run's completion event, now or when the next commit starts. */
     void retire(long event) {
-        synchronized (retired) {
-            if (!closed && retiredCount < MAX_RETIRED) {
-                retired[retiredCount++] = event;
-                return;
-            }
-        }
-        CL.clReleaseEvent(MemorySegment.ofAddress(event));
-    }
-
-    private void releaseRetired() {
-        while (true) {
-            long event;
-            synchronized (retired) {
-                if (retiredCount == 0) return;
-                event = retired[--retiredCount];
-            }
-            CL.clReleaseEvent(MemorySegment.ofAddress(event));
-        }
+        resources.retire(event);
     }
 
     /** Scratch memory of at least {@code bytes} for one run: a recycled block or a new one. */
     Scratch takeScratch(long bytes) {
-        Scratch b = scratch.pollFirst();
+        Scratch b = resources.pollScratch();
         if (b != null && b.segment().byteSize() >= bytes) return b;
         if (b != null) b.free();
         long size = Math.max(4096, Long.highestOneBit(Math.max(1, bytes - 1)) << 1);
-        Arena arena = Arena.ofShared();
-        return new Scratch(arena, arena.allocate(size, 64));
+        return Scratch.allocate(size);
     }
 
     void returnScratch(Scratch b) {
-        if (!closed && b.segment().byteSize() <= (1 << 20) && scratch.size() < MAX_IDLE_SCRATCH) {
-            scratch.push(b);
-            if (!closed || !scratch.removeFirstOccurrence(b)) return;
-        }
-        b.free();
+        resources.returnScratch(b);
     }
 
     /** A failure of command {@code index} of a submission, named. */

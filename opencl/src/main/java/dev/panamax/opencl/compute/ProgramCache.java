@@ -1,5 +1,6 @@
 package dev.panamax.opencl.compute;
 
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.opencl.binding.CL;
 import dev.panamax.opencl.binding.ClProgram;
 
@@ -18,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * them while any is alive: a program is built once however many libraries ask for it, and released
  * when the last one closes.
  */
+@AllocatesForCaller
 final class ProgramCache {
     /** Every program is built with argument metadata, which pipelines report and checks use. */
     static final String ALWAYS = "-cl-kernel-arg-info";

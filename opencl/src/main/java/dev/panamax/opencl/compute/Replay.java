@@ -84,7 +84,8 @@ final class Replay {
     private final OpenClQueue queue;
     private final OpenClDevice device;
     private final long q;
-    private Batch batch;
+    /** Holds the batch and the staging memory, so that a dropped queue's release frees them. */
+    private final QueueResources resources;
 
     // the plan: one call per entry
     private Op[] ops = new Op[64];
@@ -101,7 +102,6 @@ final class Replay {
     private int recordedSize = -1;
 
     /** Sizes, argument values and fill patterns: read by the driver during the call, reused by the next replay. */
-    private Arena stagingArena;
     private MemorySegment staging;
     private long stagingBase;
     private long at;
@@ -110,6 +110,8 @@ final class Replay {
     private Submission submission;
     private List<Command> commands;
     private OpenClQueue.Scratch scratch;
+    /** The run under way's hold on the buffers it uses. */
+    private QueueResources.InFlight holding;
     private long scratchAt;
     private int lastEnqueue;
     private int firstEnqueue;
@@ -120,7 +122,7 @@ final class Replay {
         this.queue = queue;
         this.device = queue.device();
         this.q = queue.address().address();
-        this.batch = Batch.createShared(BatchMode.STANDARD, 64);
+        this.resources = queue.resources();
     }
 
     /** Hands the submission's commands to the device; the caller holds the device's replay lock. */
@@ -136,6 +138,7 @@ final class Replay {
         scratch = runBytes == 0 ? null : queue.takeScratch(runBytes);
         scratchAt = 0;
         Run run = new Run(queue, s, scratch);
+        holding = run.inFlight;
         try {
             long eventSlot = take(8);
             staging.set(ValueLayout.JAVA_LONG, eventSlot, 0L);
@@ -158,7 +161,7 @@ final class Replay {
             int failedAt = -1;
             try {
                 emit();
-                batch.run();
+                resources.batch.run();
             } catch (BatchFailedException e) {
                 failedAt = e.index();
                 device.argumentsEpoch++; // the calls after the failing one did not run
@@ -178,9 +181,11 @@ final class Replay {
         } catch (Throwable t) {
             device.argumentsEpoch++;
             recordedSize = -1;
+            resources.runFinished(run.inFlight);
             if (scratch != null) queue.returnScratch(scratch);
             throw t;
         } finally {
+            holding = null;
             if (!transients.isEmpty()) {
                 for (MemorySegment t : transients) CL.clReleaseMemObject(t); // the commands hold their own references
                 transients.clear();
@@ -211,12 +216,6 @@ final class Replay {
         CL.clReleaseEvent(gate);
         if (status != CL.CL_SUCCESS)
             throw new IllegalStateException("clSetUserEventStatus returned " + CLException.nameOf("cl_status", status) + " (" + status + ")");
-    }
-
-    /** Frees the batch and staging memory; under the replay lock, once every replay is over. */
-    void close() {
-        batch.close();
-        if (stagingArena != null) stagingArena.close();
     }
 
     // ------------------------------------------------------------------ planning
@@ -452,7 +451,7 @@ final class Replay {
     private void emit() {
         boolean same = recordedSize == size && Arrays.equals(recorded, 0, size, ops, 0, size);
         if (!same) record();
-        MemorySegment area = batch.arguments();
+        MemorySegment area = resources.batch.arguments();
         if (!same) {
             for (int i = 0; i < size; i++) write(area, i);
             return;
@@ -488,9 +487,11 @@ final class Replay {
 
     private void record() {
         recordedSize = -1;
+        Batch batch = resources.batch;
         if (batch.nativeBytes() > MAX_IDLE_BATCH_BYTES) { // do not keep what one large command buffer grew
+            Batch smaller = Batch.createShared(BatchMode.STANDARD, 64);
             batch.close();
-            batch = Batch.createShared(BatchMode.STANDARD, 64);
+            resources.batch = batch = smaller;
         } else {
             batch.clear();
         }
@@ -547,10 +548,10 @@ final class Replay {
         }
         if (staging == null || staging.byteSize() < need) {
             long bytes = Math.max(4096, Long.highestOneBit(need - 1) << 1);
-            Arena arena = Arena.ofShared();
-            MemorySegment s = arena.allocate(bytes, 64);
-            if (stagingArena != null) stagingArena.close();
-            stagingArena = arena;
+            OpenClQueue.Scratch grown = OpenClQueue.Scratch.allocate(bytes);
+            if (resources.staging != null) resources.staging.free();
+            resources.staging = grown;
+            MemorySegment s = grown.segment();
             staging = s;
             stagingBase = s.address();
         }
@@ -584,7 +585,10 @@ final class Replay {
     }
 
     private long mem(Buffer b, int command) {
-        if (b instanceof OpenClBuffer ob && ob.device() == device) return ob.mem().address();
+        if (b instanceof OpenClBuffer ob && ob.device() == device) {
+            holding.hold(ob.handle()); // until the device is done, whatever the GC sees of the buffer
+            return ob.mem().address();
+        }
         throw OpenClQueue.failure(submission, command, b.describe() + " is not a buffer of this OpenCL device", null);
     }
 

@@ -44,6 +44,8 @@ final class Run {
     private final OpenClQueue queue;
     private final Submission submission;
     private final OpenClQueue.Scratch scratch;
+    /** What the run uses until the device is done, on its queue's list (see {@link QueueResources.InFlight}). */
+    final QueueResources.InFlight inFlight;
     private Command.Read[] reads;
     private long[] readOffsets;
     private int readCount;
@@ -63,6 +65,7 @@ final class Run {
         this.queue = queue;
         this.submission = submission;
         this.scratch = scratch;
+        this.inFlight = queue.resources().startRun(scratch, submission.referenceRelease());
     }
 
     void addRead(Command.Read read, long scratchOffset) {
@@ -79,6 +82,7 @@ final class Run {
 
     void event(long event) {
         this.event = event;
+        inFlight.event = event;
     }
 
     void error(CommandBufferException error) {
@@ -185,6 +189,7 @@ final class Run {
         } catch (Throwable t) {
             error = new CommandBufferException(submission.label() + ": delivering a read failed: " + t, -1, t);
         } finally {
+            queue.resources().runFinished(inFlight); // the device is done: the buffers' blocks may go back to the pool
             if (scratch != null) queue.returnScratch(scratch);
             dropEvent();
             try {

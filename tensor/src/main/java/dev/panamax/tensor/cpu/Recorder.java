@@ -3,7 +3,6 @@ package dev.panamax.tensor.cpu;
 import dev.panamax.core.batch.Batch;
 import dev.panamax.core.batch.BatchFailedException;
 import dev.panamax.core.batch.BatchMode;
-import dev.panamax.core.memory.NativeScope;
 import dev.panamax.tensor.spi.Kernel;
 import dev.panamax.tensor.spi.Operand;
 import dev.panamax.tensor.spi.Storage;
@@ -98,7 +97,7 @@ final class Recorder {
             pending++;
             return;
         }
-        if (batch == null) batch = NativeScope.unscoped(() -> Batch.create(BatchMode.STANDARD, Math.min(capacity, 256)));
+        if (batch == null) batch = Batch.create(BatchMode.STANDARD, Math.min(capacity, 256));
         for (int i = 0; i < pending; i++) record(pendingKernels[i], pendingDescriptors[i]);
         clearPending();
         record(kernel, d);
@@ -107,7 +106,7 @@ final class Recorder {
 
     /** A contiguous copy of {@code o} (recorded before whatever uses it), freed after the recording runs. */
     Operand contiguousCopy(Operand o) {
-        Storage s = NativeScope.unscoped(() -> backend.allocate(o.dtype(), o.elements()));
+        Storage s = backend.allocate(o.dtype(), o.elements());
         temporaries.add(s);
         int[] shape = o.shape();
         long[] strides = new long[shape.length];

@@ -9,8 +9,9 @@ import java.util.Objects;
 /**
  * A tensor's elements: {@code length} values of one {@link DType}, back to back in owned native
  * memory. The memory is a core {@link NativeBuffer}, so it is reserved against the native budget,
- * carries a heap shadow (the GC sees its true size), joins the innermost open scope and is freed
- * exactly once: by {@link #close()}, by its scope, or by the GC when no tensor refers to it.
+ * carries a heap shadow (the GC sees its true size), and is freed exactly once: by {@link #close()},
+ * by the {@code TensorScope} the front end handed it to when a tensor was made of it, or by the GC
+ * when no tensor refers to it. A storage a backend makes for itself joins no scope.
  * Several tensors (views) may share one storage. {@link #allocate} leases the buffer from the
  * process's {@link StoragePool}, so "freed" means back to its size class, reused by a later storage:
  * pooled memory holds whatever its last user wrote, and the frontend writes every element before it
