@@ -57,6 +57,7 @@ public final class CpuBackend implements Backend {
         this.lazy = lazy;
         this.capacity = capacity;
         this.recorders = ThreadLocal.withInitial(() -> new Recorder(this, this.lazy, this.capacity));
+        ThreadBudget.threads(); // a bad panamax.threads fails here, named, before any kernel runs
         CpuKernel.load(); // the library and the thread budget, now rather than in the first op
     }
 
