@@ -42,7 +42,7 @@ final class Reading {
     private static void copyOut(String op, Tensor t, DType dtype, Object array) {
         Ops.check(op, t);
         Tensor d = t.dtype() == dtype && t.isContiguous() ? t : Movement.copyAs(t, dtype);
-        d.backend.sync();
+        d.backend.sync(d.storage); // whichever thread recorded what computes it
         long bytes = t.elements() * dtype.byteSize();
         MemorySegment.copy(d.storage.segment(), d.offset * dtype.byteSize(), Creation.heap(array), 0, bytes);
         if (d != t) d.storage.close();

@@ -1,12 +1,17 @@
 package dev.panamax.tensor.cpu;
 
+import dev.panamax.tensor.DType;
 import dev.panamax.tensor.reference.ReferenceBackend;
 import dev.panamax.tensor.spi.Backend;
 import dev.panamax.tensor.spi.Kernel;
 import dev.panamax.tensor.spi.Operand;
+import dev.panamax.tensor.spi.Storage;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -38,6 +43,8 @@ public final class CpuBackend implements Backend {
     private final boolean lazy;
     private final int capacity;
     private final ThreadLocal<Recorder> recorders;
+    /** Recordings not yet run that touch storage another thread made: a free or scope end anywhere runs them first. */
+    private static final Set<Recording> SHARED = ConcurrentHashMap.newKeySet();
     private final ReferenceBackend reference = new ReferenceBackend();
     private final LongAdder kernels = new LongAdder();
     private final LongAdder crossings = new LongAdder();
@@ -72,23 +79,211 @@ public final class CpuBackend implements Backend {
     }
 
     @Override
+    public Storage allocate(DType dtype, long length) {
+        Storage s = Backend.super.allocate(dtype, length);
+        if (lazy) s.backendState(new Track(recorders.get()));
+        return s;
+    }
+
+    @Override
     public void execute(Kernel kernel) {
         Recorder r = recorders.get();
+        if (!lazy) {
+            submit(kernel, r);
+            return;
+        }
+        visit(kernel, r, false); // what other threads recorded on these operands runs first
+        ReentrantLock lock = r.lock();
+        lock.lock();
+        try {
+            if (submit(kernel, r)) visit(kernel, r, true);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Submits {@code kernel} to {@code r}; false when the reference implementation ran it instead. */
+    private boolean submit(Kernel kernel, Recorder r) {
         boolean handled;
         try {
             handled = Lowering.submit(kernel, r);
         } finally {
             r.endOfKernel();
         }
-        if (handled) return;
+        if (handled) return true;
         fallbacks.increment();
         r.sync();
         reference.execute(kernel);
+        return false;
     }
 
+    /**
+     * Runs what this thread recorded and every recording of another thread that touches storage
+     * made on a thread other than its own (so a scope's end on any thread frees nothing a waiting
+     * kernel of another thread uses).
+     */
     @Override
     public void sync() {
-        recorders.get().sync();
+        Recorder r = recorders.get();
+        syncOwn(r);
+        if (lazy) runShared(r);
+    }
+
+    /** Runs what this thread recorded and, whichever thread recorded them, the kernels on {@code storage}. */
+    @Override
+    public void sync(Storage storage) {
+        Recorder r = recorders.get();
+        syncOwn(r);
+        if (lazy && storage.backendState() instanceof Track t) {
+            Recording w = t.writer;
+            if (w != null && !w.ran) w.recorder.runFor(w);
+            if (t.owner != r || t.readElsewhere) {
+                runShared(r);
+                t.owner.runPending();
+            }
+        }
+    }
+
+    private void syncOwn(Recorder r) {
+        if (!lazy) {
+            r.sync();
+            return;
+        }
+        ReentrantLock lock = r.lock();
+        lock.lock();
+        try {
+            r.sync();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Runs every recording of a thread other than {@code r}'s that touches storage made elsewhere. */
+    private static void runShared(Recorder r) {
+        if (SHARED.isEmpty()) return;
+        for (Recording rec : SHARED) {
+            if (rec.recorder != r) rec.recorder.runFor(rec);
+        }
+    }
+
+    /** Forgets {@code recording} as shared: it ran. */
+    void ran(Recording recording) {
+        SHARED.remove(recording);
+    }
+
+    /**
+     * Visits every operand of {@code k}: before it is recorded ({@code noting} false), runs what other
+     * threads recorded that it depends on; after ({@code noting} true, holding {@code r}'s lock), notes
+     * on each storage what {@code r}'s recording does to it.
+     */
+    private static void visit(Kernel k, Recorder r, boolean noting) {
+        switch (k) {
+            case Kernel.Fill f -> touch(f.out(), true, r, noting);
+            case Kernel.Unary u -> {
+                touch(u.in(), false, r, noting);
+                touch(u.out(), true, r, noting);
+            }
+            case Kernel.Binary b -> {
+                touch(b.a(), false, r, noting);
+                touch(b.b(), false, r, noting);
+                touch(b.out(), true, r, noting);
+            }
+            case Kernel.BinaryScalar b -> {
+                touch(b.a(), false, r, noting);
+                touch(b.out(), true, r, noting);
+            }
+            case Kernel.Where w -> {
+                touch(w.cond(), false, r, noting);
+                touch(w.a(), false, r, noting);
+                touch(w.b(), false, r, noting);
+                touch(w.out(), true, r, noting);
+            }
+            case Kernel.Reduce d -> {
+                touch(d.in(), false, r, noting);
+                touch(d.out(), true, r, noting);
+            }
+            case Kernel.MatMul m -> {
+                touch(m.a(), false, r, noting);
+                touch(m.b(), false, r, noting);
+                touch(m.out(), true, r, noting);
+            }
+            case Kernel.IndexSelect i -> {
+                touch(i.in(), false, r, noting);
+                touch(i.index(), false, r, noting);
+                touch(i.out(), true, r, noting);
+            }
+            case Kernel.IndexAdd i -> {
+                touch(i.index(), false, r, noting);
+                touch(i.src(), false, r, noting);
+                touch(i.out(), true, r, noting);
+            }
+            case Kernel.AdamStep a -> {
+                touch(a.grad(), false, r, noting);
+                touch(a.param(), true, r, noting);
+                touch(a.m(), true, r, noting);
+                touch(a.v(), true, r, noting);
+            }
+            case Kernel.CrossEntropy c -> {
+                touch(c.logits(), false, r, noting);
+                touch(c.labels(), false, r, noting);
+                touch(c.loss(), true, r, noting);
+                if (c.grad() != null) touch(c.grad(), true, r, noting);
+            }
+        }
+    }
+
+    private static void touch(Operand o, boolean writes, Recorder r, boolean noting) {
+        Storage s = o.storage();
+        Track t;
+        if (s.backendState() instanceof Track known) {
+            t = known;
+        } else {
+            if (noting) return;
+            t = new Track(r); // storage this backend did not make: the first thread to use it counts as its maker
+            s.backendState(t);
+        }
+        if (!noting) {
+            Recording w = t.writer;
+            if (w != null && w.recorder != r && !w.ran) w.recorder.runFor(w);   // it writes what this reads or writes
+            if (writes && t.readElsewhere) runShared(r);                        // they read what this overwrites
+            if (writes && t.owner != r) t.owner.runPending();                   // so may the thread that made it
+            return;
+        }
+        Recording current = r.current();
+        current.noted = true;
+        if (writes) t.writer = current;
+        if (t.owner != r) {
+            if (!writes) t.readElsewhere = true;
+            if (!current.shared) {
+                current.shared = true;
+                SHARED.add(current);
+            }
+        }
+    }
+
+    /** The first operand storage of {@code k} that is freed, or null. */
+    static Storage freedOperand(Kernel k) {
+        return switch (k) {
+            case Kernel.Fill f -> freed(f.out(), null, null, null);
+            case Kernel.Unary u -> freed(u.out(), u.in(), null, null);
+            case Kernel.Binary b -> freed(b.out(), b.a(), b.b(), null);
+            case Kernel.BinaryScalar b -> freed(b.out(), b.a(), null, null);
+            case Kernel.Where w -> freed(w.out(), w.cond(), w.a(), w.b());
+            case Kernel.Reduce d -> freed(d.out(), d.in(), null, null);
+            case Kernel.MatMul m -> freed(m.out(), m.a(), m.b(), null);
+            case Kernel.IndexSelect i -> freed(i.out(), i.in(), i.index(), null);
+            case Kernel.IndexAdd i -> freed(i.out(), i.index(), i.src(), null);
+            case Kernel.AdamStep a -> freed(a.param(), a.grad(), a.m(), a.v());
+            case Kernel.CrossEntropy c -> freed(c.loss(), c.grad(), c.logits(), c.labels());
+        };
+    }
+
+    private static Storage freed(Operand a, Operand b, Operand c, Operand d) {
+        if (a != null && a.storage().isFreed()) return a.storage();
+        if (b != null && b.storage().isFreed()) return b.storage();
+        if (c != null && c.storage().isFreed()) return c.storage();
+        if (d != null && d.storage().isFreed()) return d.storage();
+        return null;
     }
 
     @Override
