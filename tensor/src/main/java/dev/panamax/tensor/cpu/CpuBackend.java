@@ -8,6 +8,7 @@ import dev.panamax.tensor.spi.Operand;
 import dev.panamax.tensor.spi.Storage;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -92,11 +93,12 @@ public final class CpuBackend implements Backend {
             submit(kernel, r);
             return;
         }
-        visit(kernel, r, false); // what other threads recorded on these operands runs first
+        visit(kernel, r, AWAIT); // what other threads recorded on these operands runs first
         ReentrantLock lock = r.lock();
         lock.lock();
         try {
-            if (submit(kernel, r)) visit(kernel, r, true);
+            visit(kernel, r, PIN);
+            if (submit(kernel, r)) visit(kernel, r, NOTE);
         } finally {
             lock.unlock();
         }
@@ -171,78 +173,86 @@ public final class CpuBackend implements Backend {
         SHARED.remove(recording);
     }
 
+    /** {@link #visit} steps: run what other threads recorded first; pin the operands; note what the kernel does. */
+    private static final int AWAIT = 0, PIN = 1, NOTE = 2;
+
     /**
-     * Visits every operand of {@code k}: before it is recorded ({@code noting} false), runs what other
-     * threads recorded that it depends on; after ({@code noting} true, holding {@code r}'s lock), notes
-     * on each storage what {@code r}'s recording does to it.
+     * Visits every operand of {@code k}: before it is recorded ({@link #AWAIT}), runs what other
+     * threads recorded that it depends on; holding {@code r}'s lock, before it is recorded
+     * ({@link #PIN}), pins each storage for the recording (a close on another thread then cannot
+     * give its block to another tensor before the kernel ran); after ({@link #NOTE}), notes on each
+     * storage what {@code r}'s recording does to it.
      */
-    private static void visit(Kernel k, Recorder r, boolean noting) {
+    private static void visit(Kernel k, Recorder r, int step) {
         switch (k) {
-            case Kernel.Fill f -> touch(f.out(), true, r, noting);
+            case Kernel.Fill f -> touch(f.out(), true, r, step);
             case Kernel.Unary u -> {
-                touch(u.in(), false, r, noting);
-                touch(u.out(), true, r, noting);
+                touch(u.in(), false, r, step);
+                touch(u.out(), true, r, step);
             }
             case Kernel.Binary b -> {
-                touch(b.a(), false, r, noting);
-                touch(b.b(), false, r, noting);
-                touch(b.out(), true, r, noting);
+                touch(b.a(), false, r, step);
+                touch(b.b(), false, r, step);
+                touch(b.out(), true, r, step);
             }
             case Kernel.BinaryScalar b -> {
-                touch(b.a(), false, r, noting);
-                touch(b.out(), true, r, noting);
+                touch(b.a(), false, r, step);
+                touch(b.out(), true, r, step);
             }
             case Kernel.Where w -> {
-                touch(w.cond(), false, r, noting);
-                touch(w.a(), false, r, noting);
-                touch(w.b(), false, r, noting);
-                touch(w.out(), true, r, noting);
+                touch(w.cond(), false, r, step);
+                touch(w.a(), false, r, step);
+                touch(w.b(), false, r, step);
+                touch(w.out(), true, r, step);
             }
             case Kernel.Reduce d -> {
-                touch(d.in(), false, r, noting);
-                touch(d.out(), true, r, noting);
+                touch(d.in(), false, r, step);
+                touch(d.out(), true, r, step);
             }
             case Kernel.MatMul m -> {
-                touch(m.a(), false, r, noting);
-                touch(m.b(), false, r, noting);
-                touch(m.out(), true, r, noting);
+                touch(m.a(), false, r, step);
+                touch(m.b(), false, r, step);
+                touch(m.out(), true, r, step);
             }
             case Kernel.IndexSelect i -> {
-                touch(i.in(), false, r, noting);
-                touch(i.index(), false, r, noting);
-                touch(i.out(), true, r, noting);
+                touch(i.in(), false, r, step);
+                touch(i.index(), false, r, step);
+                touch(i.out(), true, r, step);
             }
             case Kernel.IndexAdd i -> {
-                touch(i.index(), false, r, noting);
-                touch(i.src(), false, r, noting);
-                touch(i.out(), true, r, noting);
+                touch(i.index(), false, r, step);
+                touch(i.src(), false, r, step);
+                touch(i.out(), true, r, step);
             }
             case Kernel.AdamStep a -> {
-                touch(a.grad(), false, r, noting);
-                touch(a.param(), true, r, noting);
-                touch(a.m(), true, r, noting);
-                touch(a.v(), true, r, noting);
+                touch(a.grad(), false, r, step);
+                touch(a.param(), true, r, step);
+                touch(a.m(), true, r, step);
+                touch(a.v(), true, r, step);
             }
             case Kernel.CrossEntropy c -> {
-                touch(c.logits(), false, r, noting);
-                touch(c.labels(), false, r, noting);
-                touch(c.loss(), true, r, noting);
-                if (c.grad() != null) touch(c.grad(), true, r, noting);
+                touch(c.logits(), false, r, step);
+                touch(c.labels(), false, r, step);
+                touch(c.loss(), true, r, step);
+                if (c.grad() != null) touch(c.grad(), true, r, step);
             }
         }
     }
 
-    private static void touch(Operand o, boolean writes, Recorder r, boolean noting) {
+    private static void touch(Operand o, boolean writes, Recorder r, int step) {
         Storage s = o.storage();
         Track t;
         if (s.backendState() instanceof Track known) {
             t = known;
         } else {
-            if (noting) return;
             t = new Track(r); // storage this backend did not make: the first thread to use it counts as its maker
             s.backendState(t);
         }
-        if (!noting) {
+        if (step == PIN) {
+            r.pin(s, t);
+            return;
+        }
+        if (step == AWAIT) {
             Recording w = t.writer;
             if (w != null && w.recorder != r && !w.ran) w.recorder.runFor(w);   // it writes what this reads or writes
             if (writes && t.readElsewhere) runShared(r);                        // they read what this overwrites
@@ -261,29 +271,33 @@ public final class CpuBackend implements Backend {
         }
     }
 
-    /** The first operand storage of {@code k} that is freed, or null. */
-    static Storage freedOperand(Kernel k) {
+    /** The first operand storage of {@code k} that is freed and not among {@code pinned}, or null. */
+    static Storage freedOperand(Kernel k, List<Storage> pinned) {
         return switch (k) {
-            case Kernel.Fill f -> freed(f.out(), null, null, null);
-            case Kernel.Unary u -> freed(u.out(), u.in(), null, null);
-            case Kernel.Binary b -> freed(b.out(), b.a(), b.b(), null);
-            case Kernel.BinaryScalar b -> freed(b.out(), b.a(), null, null);
-            case Kernel.Where w -> freed(w.out(), w.cond(), w.a(), w.b());
-            case Kernel.Reduce d -> freed(d.out(), d.in(), null, null);
-            case Kernel.MatMul m -> freed(m.out(), m.a(), m.b(), null);
-            case Kernel.IndexSelect i -> freed(i.out(), i.in(), i.index(), null);
-            case Kernel.IndexAdd i -> freed(i.out(), i.index(), i.src(), null);
-            case Kernel.AdamStep a -> freed(a.param(), a.grad(), a.m(), a.v());
-            case Kernel.CrossEntropy c -> freed(c.loss(), c.grad(), c.logits(), c.labels());
+            case Kernel.Fill f -> freed(pinned, f.out(), null, null, null);
+            case Kernel.Unary u -> freed(pinned, u.out(), u.in(), null, null);
+            case Kernel.Binary b -> freed(pinned, b.out(), b.a(), b.b(), null);
+            case Kernel.BinaryScalar b -> freed(pinned, b.out(), b.a(), null, null);
+            case Kernel.Where w -> freed(pinned, w.out(), w.cond(), w.a(), w.b());
+            case Kernel.Reduce d -> freed(pinned, d.out(), d.in(), null, null);
+            case Kernel.MatMul m -> freed(pinned, m.out(), m.a(), m.b(), null);
+            case Kernel.IndexSelect i -> freed(pinned, i.out(), i.in(), i.index(), null);
+            case Kernel.IndexAdd i -> freed(pinned, i.out(), i.index(), i.src(), null);
+            case Kernel.AdamStep a -> freed(pinned, a.param(), a.grad(), a.m(), a.v());
+            case Kernel.CrossEntropy c -> freed(pinned, c.loss(), c.grad(), c.logits(), c.labels());
         };
     }
 
-    private static Storage freed(Operand a, Operand b, Operand c, Operand d) {
-        if (a != null && a.storage().isFreed()) return a.storage();
-        if (b != null && b.storage().isFreed()) return b.storage();
-        if (c != null && c.storage().isFreed()) return c.storage();
-        if (d != null && d.storage().isFreed()) return d.storage();
+    private static Storage freed(List<Storage> pinned, Operand a, Operand b, Operand c, Operand d) {
+        if (unpinnedAndFreed(a, pinned)) return a.storage();
+        if (unpinnedAndFreed(b, pinned)) return b.storage();
+        if (unpinnedAndFreed(c, pinned)) return c.storage();
+        if (unpinnedAndFreed(d, pinned)) return d.storage();
         return null;
+    }
+
+    private static boolean unpinnedAndFreed(Operand o, List<Storage> pinned) {
+        return o != null && o.storage().isFreed() && !pinned.contains(o.storage()); // a scan only for freed storage
     }
 
     @Override

@@ -71,6 +71,8 @@ final class Recorder {
     /** Whether the batch holds entries another thread already ran (it cannot clear a batch it does not own). */
     private boolean batchStale;
     private final ArrayList<Storage> temporaries = new ArrayList<>();
+    /** Storage the recording pinned (each once), unpinned when it ran: closed meanwhile, its block waits for it. */
+    private final ArrayList<Storage> pinned = new ArrayList<>();
     private Recording current = new Recording(this);
 
     Recorder(CpuBackend backend, boolean lazy, int capacity) {
@@ -225,6 +227,20 @@ final class Recorder {
         }
     }
 
+    /**
+     * Pins {@code s} until the current recording ran, unless the recording pinned it already (holding
+     * the lock): a close on another thread makes the tensor unusable at once, but its block goes back
+     * to the pool only after the waiting kernels ran.
+     *
+     * @throws dev.panamax.core.memory.HandleReleasedException when the storage is already freed
+     */
+    void pin(Storage s, Track t) {
+        if (t.pinnedIn == current) return;
+        s.buffer().pin();
+        pinned.add(s);
+        t.pinnedIn = current;
+    }
+
     /** Runs whatever is recorded now, from any thread (a thread about to overwrite storage this one made). */
     void runPending() {
         lock.lock();
@@ -246,10 +262,14 @@ final class Recorder {
         if (status != 0) throw failed(sources[index], status, null);
     }
 
-    /** Fails, before anything runs, when a kernel's storage was freed while it waited (never on one thread alone). */
+    /**
+     * Fails, before anything runs, when a kernel's storage was freed while it waited and no pin of
+     * this recording holds its block (a close on another thread racing a kernel whose recording
+     * started a new one halfway: never on one thread alone).
+     */
     private void refuseFreedStorage() {
         for (int i = 0; i < count; i++) {
-            Storage freed = CpuBackend.freedOperand(sources[i]);
+            Storage freed = CpuBackend.freedOperand(sources[i], pinned);
             if (freed != null) {
                 throw new IllegalStateException("cpu backend: a kernel recorded on thread '" + thread.getName()
                         + "' was not run: its tensor storage (" + freed + ") was freed by another thread before it ran; "
@@ -272,6 +292,10 @@ final class Recorder {
         if (!temporaries.isEmpty()) {
             for (Storage s : temporaries) s.close();
             temporaries.clear();
+        }
+        if (!pinned.isEmpty()) {
+            for (Storage s : pinned) s.buffer().unpin();
+            pinned.clear();
         }
         Recording done = current;
         if (done.noted) {

@@ -14,6 +14,8 @@ final class Track {
     Recording writer;
     /** Whether a kernel recorded by a thread other than the owner's reads the storage. */
     boolean readElsewhere;
+    /** The last recording that pinned the storage (each recording pins a storage once, until it ran). */
+    Recording pinnedIn;
 
     Track(Recorder owner) {
         this.owner = owner;
