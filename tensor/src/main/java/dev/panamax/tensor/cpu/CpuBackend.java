@@ -8,11 +8,11 @@ import dev.panamax.tensor.spi.Operand;
 import dev.panamax.tensor.spi.Storage;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -46,6 +46,10 @@ public final class CpuBackend implements Backend {
     private final ThreadLocal<Recorder> recorders;
     /** Recordings not yet run that touch storage another thread made: a free or scope end anywhere runs them first. */
     private static final Set<Recording> SHARED = ConcurrentHashMap.newKeySet();
+    /** Lazy recorders made in the process (threads that recorded, synced or closed on a lazy cpu backend). */
+    private static final AtomicInteger RECORDERS = new AtomicInteger();
+    /** The first of them: what it recorded alone is run when a second appears. */
+    private static volatile Recorder first;
     private final ReferenceBackend reference = new ReferenceBackend();
     private final LongAdder kernels = new LongAdder();
     private final LongAdder crossings = new LongAdder();
@@ -64,7 +68,7 @@ public final class CpuBackend implements Backend {
         if (capacity < 1) throw new IllegalArgumentException("recording capacity must be at least 1: " + capacity);
         this.lazy = lazy;
         this.capacity = capacity;
-        this.recorders = ThreadLocal.withInitial(() -> new Recorder(this, this.lazy, this.capacity));
+        this.recorders = ThreadLocal.withInitial(this::newRecorder);
         ThreadBudget.threads(); // a bad panamax.threads fails here, named, before any kernel runs
         CpuKernel.load(); // the library and the thread budget, now rather than in the first op
     }
@@ -77,6 +81,28 @@ public final class CpuBackend implements Backend {
     /** Whether kernels are recorded and run at the next sync (true) or run one crossing each. */
     public boolean isLazy() {
         return lazy;
+    }
+
+    /**
+     * A recorder for the calling thread. The second lazy recorder of the process runs what the first
+     * recorded alone (without noting what its kernels touch), so every thread sees its results.
+     */
+    private Recorder newRecorder() {
+        Recorder r = new Recorder(this, lazy, capacity);
+        if (!lazy) return r;
+        int n = RECORDERS.incrementAndGet();
+        if (n == 1) first = r;
+        else if (n == 2) first.runPending();
+        return r;
+    }
+
+    /**
+     * Whether one thread alone records kernels in this process: then no other thread can depend on
+     * its recording, and kernels skip the bookkeeping across threads. Read holding the recorder's
+     * lock, so a second thread appearing runs (under that lock) what was recorded alone.
+     */
+    private static boolean alone() {
+        return RECORDERS.get() == 1;
     }
 
     @Override
@@ -93,14 +119,33 @@ public final class CpuBackend implements Backend {
             submit(kernel, r);
             return;
         }
-        visit(kernel, r, AWAIT); // what other threads recorded on these operands runs first
-        ReentrantLock lock = r.lock();
-        lock.lock();
+        if (alone()) {
+            ReentrantLock lock = r.lock();
+            lock.lock();
+            try {
+                if (alone()) {
+                    submit(kernel, r);
+                    return;
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+        KernelOperands operands = r.operands().of(kernel);
         try {
-            visit(kernel, r, PIN);
-            if (submit(kernel, r)) visit(kernel, r, NOTE);
+            for (int i = 0; i < operands.count(); i++) await(operands.storage(i), operands.writes(i), r);
+            ReentrantLock lock = r.lock();
+            lock.lock();
+            try {
+                for (int i = 0; i < operands.count(); i++) r.pin(operands.storage(i), track(operands.storage(i), r));
+                if (submit(kernel, r)) {
+                    for (int i = 0; i < operands.count(); i++) note(operands.storage(i), operands.writes(i), r);
+                }
+            } finally {
+                lock.unlock();
+            }
         } finally {
-            lock.unlock();
+            operands.clear();
         }
     }
 
@@ -173,92 +218,30 @@ public final class CpuBackend implements Backend {
         SHARED.remove(recording);
     }
 
-    /** {@link #visit} steps: run what other threads recorded first; pin the operands; note what the kernel does. */
-    private static final int AWAIT = 0, PIN = 1, NOTE = 2;
-
-    /**
-     * Visits every operand of {@code k}: before it is recorded ({@link #AWAIT}), runs what other
-     * threads recorded that it depends on; holding {@code r}'s lock, before it is recorded
-     * ({@link #PIN}), pins each storage for the recording (a close on another thread then cannot
-     * give its block to another tensor before the kernel ran); after ({@link #NOTE}), notes on each
-     * storage what {@code r}'s recording does to it.
-     */
-    private static void visit(Kernel k, Recorder r, int step) {
-        switch (k) {
-            case Kernel.Fill f -> touch(f.out(), true, r, step);
-            case Kernel.Unary u -> {
-                touch(u.in(), false, r, step);
-                touch(u.out(), true, r, step);
-            }
-            case Kernel.Binary b -> {
-                touch(b.a(), false, r, step);
-                touch(b.b(), false, r, step);
-                touch(b.out(), true, r, step);
-            }
-            case Kernel.BinaryScalar b -> {
-                touch(b.a(), false, r, step);
-                touch(b.out(), true, r, step);
-            }
-            case Kernel.Where w -> {
-                touch(w.cond(), false, r, step);
-                touch(w.a(), false, r, step);
-                touch(w.b(), false, r, step);
-                touch(w.out(), true, r, step);
-            }
-            case Kernel.Reduce d -> {
-                touch(d.in(), false, r, step);
-                touch(d.out(), true, r, step);
-            }
-            case Kernel.MatMul m -> {
-                touch(m.a(), false, r, step);
-                touch(m.b(), false, r, step);
-                touch(m.out(), true, r, step);
-            }
-            case Kernel.IndexSelect i -> {
-                touch(i.in(), false, r, step);
-                touch(i.index(), false, r, step);
-                touch(i.out(), true, r, step);
-            }
-            case Kernel.IndexAdd i -> {
-                touch(i.index(), false, r, step);
-                touch(i.src(), false, r, step);
-                touch(i.out(), true, r, step);
-            }
-            case Kernel.AdamStep a -> {
-                touch(a.grad(), false, r, step);
-                touch(a.param(), true, r, step);
-                touch(a.m(), true, r, step);
-                touch(a.v(), true, r, step);
-            }
-            case Kernel.CrossEntropy c -> {
-                touch(c.logits(), false, r, step);
-                touch(c.labels(), false, r, step);
-                touch(c.loss(), true, r, step);
-                if (c.grad() != null) touch(c.grad(), true, r, step);
-            }
-        }
+    /** The storage's {@link Track}, made now for storage this backend did not make (its first user counts as its maker). */
+    private static Track track(Storage s, Recorder r) {
+        if (s.backendState() instanceof Track t) return t;
+        Track t = new Track(r);
+        s.backendState(t);
+        return t;
     }
 
-    private static void touch(Operand o, boolean writes, Recorder r, int step) {
-        Storage s = o.storage();
-        Track t;
-        if (s.backendState() instanceof Track known) {
-            t = known;
-        } else {
-            t = new Track(r); // storage this backend did not make: the first thread to use it counts as its maker
-            s.backendState(t);
-        }
-        if (step == PIN) {
-            r.pin(s, t);
-            return;
-        }
-        if (step == AWAIT) {
-            Recording w = t.writer;
-            if (w != null && w.recorder != r && !w.ran) w.recorder.runFor(w);   // it writes what this reads or writes
-            if (writes && t.readElsewhere) runShared(r);                        // they read what this overwrites
-            if (writes && t.owner != r) t.owner.runPending();                   // so may the thread that made it
-            return;
-        }
+    /**
+     * Before a kernel that reads ({@code writes} false) or writes {@code s} is recorded on {@code r}:
+     * runs what other threads recorded that must come first.
+     */
+    private static void await(Storage s, boolean writes, Recorder r) {
+        Track t = track(s, r);
+        Recording w = t.writer;
+        if (w != null && w.recorder != r && !w.ran) w.recorder.runFor(w);   // it writes what this reads or writes
+        if (writes && t.readElsewhere) runShared(r);                        // they read what this overwrites
+        if (writes && t.owner != r) t.owner.runPending();                   // so may the thread that made it
+    }
+
+    /** After a kernel on {@code s} was recorded on {@code r} (holding its lock): notes what it does to {@code s}. */
+    private static void note(Storage s, boolean writes, Recorder r) {
+        Track t = track(s, r);
+        r.repin(s, t); // the kernel may have started a new recording halfway (a full batch ran)
         Recording current = r.current();
         current.noted = true;
         if (writes) t.writer = current;
@@ -269,35 +252,6 @@ public final class CpuBackend implements Backend {
                 SHARED.add(current);
             }
         }
-    }
-
-    /** The first operand storage of {@code k} that is freed and not among {@code pinned}, or null. */
-    static Storage freedOperand(Kernel k, List<Storage> pinned) {
-        return switch (k) {
-            case Kernel.Fill f -> freed(pinned, f.out(), null, null, null);
-            case Kernel.Unary u -> freed(pinned, u.out(), u.in(), null, null);
-            case Kernel.Binary b -> freed(pinned, b.out(), b.a(), b.b(), null);
-            case Kernel.BinaryScalar b -> freed(pinned, b.out(), b.a(), null, null);
-            case Kernel.Where w -> freed(pinned, w.out(), w.cond(), w.a(), w.b());
-            case Kernel.Reduce d -> freed(pinned, d.out(), d.in(), null, null);
-            case Kernel.MatMul m -> freed(pinned, m.out(), m.a(), m.b(), null);
-            case Kernel.IndexSelect i -> freed(pinned, i.out(), i.in(), i.index(), null);
-            case Kernel.IndexAdd i -> freed(pinned, i.out(), i.index(), i.src(), null);
-            case Kernel.AdamStep a -> freed(pinned, a.param(), a.grad(), a.m(), a.v());
-            case Kernel.CrossEntropy c -> freed(pinned, c.loss(), c.grad(), c.logits(), c.labels());
-        };
-    }
-
-    private static Storage freed(List<Storage> pinned, Operand a, Operand b, Operand c, Operand d) {
-        if (unpinnedAndFreed(a, pinned)) return a.storage();
-        if (unpinnedAndFreed(b, pinned)) return b.storage();
-        if (unpinnedAndFreed(c, pinned)) return c.storage();
-        if (unpinnedAndFreed(d, pinned)) return d.storage();
-        return null;
-    }
-
-    private static boolean unpinnedAndFreed(Operand o, List<Storage> pinned) {
-        return o != null && o.storage().isFreed() && !pinned.contains(o.storage()); // a scan only for freed storage
     }
 
     @Override

@@ -36,9 +36,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * so cheap), and another thread that needs what a waiting kernel computes (or the storage it touches)
  * runs the recording with {@link #runFor(Recording)} under the same lock. The batch's memory belongs
  * to the recording thread, so another thread runs the kernels as direct calls, and the batch is
- * cleared by its own thread when it next records. A kernel whose storage was freed before it ran
- * (by another thread, racing the recording) is not run: the flush fails naming it, so the block,
- * which may already hold another tensor, is never written.
+ * cleared by its own thread when it next records. Each recording pins the storage its kernels touch
+ * until they ran, so a tensor closed on another thread meanwhile gives its block back (to be taken
+ * by another tensor) only afterwards.
  *
  * <p>The batch is closed on every {@link #sync()}, so between syncs nothing of the recording holds
  * native memory through core's accounting; within one recording, a batch that fills is run, cleared
@@ -74,6 +74,9 @@ final class Recorder {
     /** Storage the recording pinned (each once), unpinned when it ran: closed meanwhile, its block waits for it. */
     private final ArrayList<Storage> pinned = new ArrayList<>();
     private Recording current = new Recording(this);
+    private final KernelOperands operands = new KernelOperands();
+    /** Set when storage a recorded kernel touches was freed unpinned: the recording must not run. */
+    private String poisoned;
 
     Recorder(CpuBackend backend, boolean lazy, int capacity) {
         this.backend = backend;
@@ -195,8 +198,12 @@ final class Recorder {
     /** Runs what is recorded; the batch (if any) stays open for the next recording. Holding the lock. */
     void flush() {
         try {
+            if (poisoned != null) {
+                throw new IllegalStateException("cpu backend: the kernels recorded on thread '" + thread.getName()
+                        + "' were not run: " + poisoned + " was freed by another thread while a kernel on it was being recorded; "
+                        + "expected every thread to finish with a tensor before one closes it");
+            }
             if (count > 0) {
-                refuseFreedStorage();
                 if (count <= DIRECT_MAX || Thread.currentThread() != thread) {
                     for (int i = 0; i < count; i++) runNow(i);
                 } else {
@@ -241,6 +248,25 @@ final class Recorder {
         t.pinnedIn = current;
     }
 
+    /**
+     * {@link #pin} once more after the kernel was recorded, in case it started a new recording
+     * halfway; storage freed in between poisons the recording (its next run fails instead of writing
+     * a block another tensor may hold).
+     */
+    void repin(Storage s, Track t) {
+        if (t.pinnedIn == current) return;
+        try {
+            pin(s, t);
+        } catch (IllegalStateException freed) {
+            poisoned = s.toString();
+        }
+    }
+
+    /** The reusable gatherer of one kernel's operands (its own thread only). */
+    KernelOperands operands() {
+        return operands;
+    }
+
     /** Runs whatever is recorded now, from any thread (a thread about to overwrite storage this one made). */
     void runPending() {
         lock.lock();
@@ -262,23 +288,8 @@ final class Recorder {
         if (status != 0) throw failed(sources[index], status, null);
     }
 
-    /**
-     * Fails, before anything runs, when a kernel's storage was freed while it waited and no pin of
-     * this recording holds its block (a close on another thread racing a kernel whose recording
-     * started a new one halfway: never on one thread alone).
-     */
-    private void refuseFreedStorage() {
-        for (int i = 0; i < count; i++) {
-            Storage freed = CpuBackend.freedOperand(sources[i], pinned);
-            if (freed != null) {
-                throw new IllegalStateException("cpu backend: a kernel recorded on thread '" + thread.getName()
-                        + "' was not run: its tensor storage (" + freed + ") was freed by another thread before it ran; "
-                        + "expected every thread to finish with a tensor before one closes it: " + sources[i]);
-            }
-        }
-    }
-
     private void reset() {
+        poisoned = null;
         Arrays.fill(kernels, 0, count, null);
         Arrays.fill(descriptors, 0, count, null);
         Arrays.fill(sources, 0, count, null);

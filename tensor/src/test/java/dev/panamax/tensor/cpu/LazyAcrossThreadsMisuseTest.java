@@ -30,4 +30,11 @@ class LazyAcrossThreadsMisuseTest {
         assertTrue(child.output().contains("seed=" + seed + " ok "), child.output());
         System.out.println(child.output().strip());
     }
+
+    @org.junit.jupiter.api.Test
+    void aSecondThreadReadsWhatTheFirstRecordedWhileItWasAlone() throws Exception {
+        ChildJvm child = ChildJvm.run(SecondThreadReadsWhatOneThreadRecordedAlone.class, List.of());
+        assertEquals(0, child.exitCode(), child.output());
+        assertTrue(child.output().contains("ok"), child.output());
+    }
 }
