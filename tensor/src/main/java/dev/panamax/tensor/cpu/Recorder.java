@@ -304,12 +304,13 @@ final class Recorder {
             for (Storage s : temporaries) s.close();
             temporaries.clear();
         }
-        if (!pinned.isEmpty()) {
+        boolean pinnedAny = !pinned.isEmpty();
+        if (pinnedAny) {
             for (Storage s : pinned) s.buffer().unpin();
             pinned.clear();
         }
         Recording done = current;
-        if (done.noted) {
+        if (done.noted || pinnedAny) { // a new recording, which pins afresh
             done.ran = true; // after the kernels ran: a thread that sees it sees their results
             if (done.shared) backend.ran(done);
             current = new Recording(this);
