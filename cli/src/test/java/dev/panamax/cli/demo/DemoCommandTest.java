@@ -166,6 +166,20 @@ class DemoCommandTest {
     }
 
     @Test
+    void aThreadCountInRangeIsTheBudgetTheBackendComputesWith() throws Exception {
+        // a JVM of its own: the budget is fixed when the cpu backend first loads
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                "demo", "--steps", "5", "--hidden", "8", "--backend", "cpu", "--threads", "2");
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES), "the child finished");
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("backend   cpu, 2 threads"), out);
+        assertFalse(out.contains("--threads 2 asked"), out);
+    }
+
+    @Test
     void outputOntoADirectoryOrADeviceIsRefusedAndDeletesNothing(@TempDir Path dir) throws Exception {
         Path directory = Files.createDirectory(dir.resolve("plot.png"));
         Files.writeString(directory.resolve("mine.txt"), "keep");

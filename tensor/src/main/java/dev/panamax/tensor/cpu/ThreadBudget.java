@@ -44,20 +44,29 @@ public final class ThreadBudget {
     public static final int MAX_PER_PROCESSOR = 4;
 
     private static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
-    /** The budget, or 0 when the setting is invalid ({@link #SETTING_ERROR} says why). */
-    private static final int THREADS;
-    private static final String SETTING_ERROR;
 
-    static {
-        int threads = 0;
-        String error = null;
-        try {
-            threads = resolve(System.getProperty(PROPERTY), PROCESSORS);
-        } catch (IllegalArgumentException e) {
-            error = e.getMessage();
+    /**
+     * The budget, resolved from {@value #PROPERTY} when first asked for (not when {@link #check} or
+     * {@link #maximum} is used, so a front end may check a value, then set the property).
+     */
+    private static final class Resolved {
+        /** The budget, or 0 when the setting is invalid ({@link #SETTING_ERROR} says why). */
+        static final int THREADS;
+        static final String SETTING_ERROR;
+
+        static {
+            int threads = 0;
+            String error = null;
+            try {
+                threads = resolve(System.getProperty(PROPERTY), PROCESSORS);
+            } catch (IllegalArgumentException e) {
+                error = e.getMessage();
+            }
+            THREADS = threads;
+            SETTING_ERROR = error;
         }
-        THREADS = threads;
-        SETTING_ERROR = error;
+
+        private Resolved() {}
     }
 
     private ThreadBudget() {}
@@ -68,8 +77,8 @@ public final class ThreadBudget {
      * @throws IllegalArgumentException when {@value #PROPERTY} is not a whole number from 1 to {@link #maximum()}
      */
     public static int threads() {
-        if (SETTING_ERROR != null) throw new IllegalArgumentException(SETTING_ERROR);
-        return THREADS;
+        if (Resolved.SETTING_ERROR != null) throw new IllegalArgumentException(Resolved.SETTING_ERROR);
+        return Resolved.THREADS;
     }
 
     /**
@@ -129,12 +138,12 @@ public final class ThreadBudget {
     /** Environment for the libraries the kernels load: OpenBLAS single-threaded, PoCL within the budget. */
     static void beforeLoading() {
         NativeEnvironment.setIfUnset("OPENBLAS_NUM_THREADS", "1");
-        NativeEnvironment.setIfUnset("POCL_MAX_PTHREAD_COUNT", Integer.toString(Math.max(1, THREADS)));
+        NativeEnvironment.setIfUnset("POCL_MAX_PTHREAD_COUNT", Integer.toString(Math.max(1, Resolved.THREADS)));
     }
 
     /** Sets the kernels' budget; with an invalid setting one thread (no backend is made then: {@link #threads()} fails). */
     static void applyTo(NativeLibrary kernels) {
-        setKernelThreads(kernels, Math.max(1, THREADS));
+        setKernelThreads(kernels, Math.max(1, Resolved.THREADS));
     }
 
     /**
@@ -146,7 +155,7 @@ public final class ThreadBudget {
         try {
             action.run();
         } finally {
-            setKernelThreads(CpuKernel.Library.KERNELS, Math.max(1, THREADS));
+            setKernelThreads(CpuKernel.Library.KERNELS, Math.max(1, Resolved.THREADS));
         }
     }
 
