@@ -3,11 +3,13 @@ package dev.panamax.tensor;
 import dev.panamax.core.io.AtomicFile;
 
 import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.SequenceInputStream;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -16,9 +18,12 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
@@ -132,8 +137,9 @@ public final class Npy {
 
     /**
      * Reads one array in the {@code .npy} format from {@code in}; {@code source} names it in errors.
-     * The stream's length is not known here, so a header claiming more data than the stream holds
-     * is found only as the data is read; {@link #load} and {@link #readNpz} check it first.
+     * The stream's length is not known here, so its data is read before storage is allocated for it
+     * (a header claiming more than the stream holds fails at the stream's end); {@link #load} and
+     * {@link #readNpz} check the length first and read straight into the tensor.
      */
     public static Tensor read(InputStream in, String source) throws IOException {
         return read(in, source, -1);
@@ -190,6 +196,7 @@ public final class Npy {
                     + "' (shape " + Arrays.toString(parsed.shape()) + ", " + bytes + " bytes) from offset " + dataAt
                     + "; the file holds " + Math.max(0, length - dataAt) + " bytes there (truncated, or the header is wrong)");
         }
+        if (length < 0) data = new DataInputStream(readAhead(data, bytes, dataAt, parsed, source));
         int[] dims = dims(parsed, source);
         Shape stored = parsed.fortranOrder() ? Shape.of(reverse(dims)) : Shape.of(dims);
         Tensor t = Tensor.empty(Backends.current(), element.dtype, stored);
@@ -207,6 +214,26 @@ public final class Npy {
             t.close();
             throw e;
         }
+    }
+
+    /**
+     * The {@code bytes} of data from a stream of unknown length, read (as they come, in chunks) before
+     * storage for them is allocated: a header claiming more than the stream holds fails at its end,
+     * naming the offset, rather than allocating what it claims.
+     */
+    private static InputStream readAhead(InputStream in, long bytes, long dataAt, NpyHeader h, String source) throws IOException {
+        List<InputStream> chunks = new ArrayList<>();
+        for (long got = 0; got < bytes; ) {
+            int n = (int) Math.min(1 << 20, bytes - got);
+            byte[] chunk = in.readNBytes(n);
+            if (chunk.length < n) {
+                throw new IOException(source + ": file ends inside the data at offset " + (dataAt + got + chunk.length) + ": the .npy header claims "
+                        + bytes + " bytes of '" + h.descr() + "' (shape " + Arrays.toString(h.shape()) + ") from offset " + dataAt);
+            }
+            chunks.add(new ByteArrayInputStream(chunk));
+            got += n;
+        }
+        return new SequenceInputStream(Collections.enumeration(chunks));
     }
 
     /** The header's shape as tensor dimensions (each at most {@code Integer.MAX_VALUE}). */

@@ -119,7 +119,8 @@ class NpyTest extends ScopedTest {
         byte[] whole = Files.readAllBytes(fixture("f4.npy"));
         InputStream cut = new ByteArrayInputStream(Arrays.copyOf(whole, whole.length - 3));
         IOException truncated = assertThrows(IOException.class, () -> Npy.read(cut, "cut.npy"));
-        assertTrue(truncated.getMessage().contains("cut.npy: file ends inside the data (6 elements of 4 bytes from offset 128"), truncated.getMessage());
+        assertTrue(truncated.getMessage().contains("cut.npy: file ends inside the data at offset 149: the .npy header claims 24 bytes"
+                + " of '<f4' (shape [2, 3]) from offset 128"), truncated.getMessage());
     }
 
     /** A version 1.0 .npy file with {@code header} as its dict and {@code data} after it. */
@@ -192,6 +193,9 @@ class NpyTest extends ScopedTest {
             zip.write(bytes);
             zip.closeEntry();
         }
+        IOException inStream = assertThrows(IOException.class, () -> Npy.read(new ByteArrayInputStream(bytes), "stream"));
+        assertTrue(inStream.getMessage().startsWith("stream: file ends inside the data at offset 144"), inStream.getMessage());
+
         IOException inArchive = assertThrows(IOException.class, () -> Npy.readNpz(npz));
         assertTrue(inArchive.getMessage().startsWith(npz + ", entry x.npy: the .npy header claims 1099511627776 elements"), inArchive.getMessage());
     }
