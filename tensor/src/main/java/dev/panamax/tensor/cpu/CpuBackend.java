@@ -19,7 +19,9 @@ import java.util.concurrent.atomic.LongAdder;
  * The {@code cpu} backend: native C kernels ({@code libpanamax_tensor.so}, bundled in the jar),
  * parallel through OpenMP within the process's {@link ThreadBudget}, matmul through OpenBLAS's
  * sgemm, and lazy execution: kernels are recorded per thread and run in one native crossing when the
- * frontend syncs (before Java reads, writes or frees storage) or when the recording fills.
+ * frontend syncs (before Java reads, writes or frees storage) or when the recording fills. Tensors
+ * may move between threads: a read, close or kernel on any thread first runs what other threads
+ * recorded on the same storage (see {@link Recorder} and {@link Track}).
  *
  * <pre>{@code
  * Backends.use("cpu");                    // or -Dpanamax.tensor.backend=cpu

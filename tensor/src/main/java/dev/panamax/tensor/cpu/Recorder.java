@@ -94,11 +94,6 @@ final class Recorder {
         return current;
     }
 
-    /** The thread this recorder records for. */
-    Thread thread() {
-        return thread;
-    }
-
     /** Room for a descriptor of {@code words} words that stays valid until the recording has run. */
     Descriptor descriptor(int words) {
         long bytes = 8L * words;
