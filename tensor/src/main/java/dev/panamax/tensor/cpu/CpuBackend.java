@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.LongAdder;
  * sgemm, and lazy execution: kernels are recorded per thread and run in one native crossing when the
  * frontend syncs (before Java reads, writes or frees storage) or when the recording fills. Tensors
  * may move between threads: a read, close or kernel on any thread first runs what other threads
- * recorded on the same storage (see {@link Recorder} and {@link Track}).
+ * recorded on the same storage (see {@code Recorder} and {@code Track}).
  *
  * <pre>{@code
  * Backends.use("cpu");                    // or -Dpanamax.tensor.backend=cpu
