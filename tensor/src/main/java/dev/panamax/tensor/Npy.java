@@ -1,10 +1,16 @@
 package dev.panamax.tensor;
 
+import dev.panamax.core.io.AtomicFile;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.SequenceInputStream;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
@@ -13,22 +19,30 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
-import java.util.zip.ZipInputStream;
+import java.util.zip.ZipException;
+import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
 
 /**
  * NumPy's {@code .npy} and {@code .npz} files, so arrays move between Python and Java without
  * conversion code. Reading takes any little- or big-endian bool, integer or float array in C or
  * Fortran order: {@code f4}, {@code f2}, {@code i4}, {@code i8} load as they are, {@code f8}
- * becomes f32, smaller integers (and bool) i32, {@code u4} and {@code u8} i64. Archives may be
- * stored or deflated ({@code np.savez} or {@code np.savez_compressed}). Writing gives version 1.0
- * files NumPy reads back exactly.
+ * becomes f32, smaller integers (and bool) i32, {@code u4} and {@code u8} i64. A bool byte other
+ * than 0 reads as 1 (True), as NumPy reads it. Archives may be stored or deflated
+ * ({@code np.savez} or {@code np.savez_compressed}). Writing gives version 1.0 files NumPy reads back
+ * exactly, each written atomically ({@link AtomicFile}: the old file or the new one, never a part).
+ *
+ * <p>Files are checked before memory is allocated: the header is parsed as the Python dict literal
+ * it is, and the data a header claims must be in the file (or archive entry). Every error names the
+ * file, the entry of an archive and the byte offset: a truncated archive, a file that is not a zip
+ * archive, a header that claims more data than the file holds are {@link IOException}s that say so.
  *
  * <pre>{@code
  * Map<String, Tensor> data = Npy.readNpz(Path.of("spiral.npz"));   // np.savez(f, x=x, y=y)
@@ -37,34 +51,58 @@ import java.util.zip.ZipOutputStream;
  */
 public final class Npy {
     private static final byte[] MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
-    private static final Pattern DESCR = Pattern.compile("'descr'\\s*:\\s*'([^']*)'");
-    private static final Pattern FORTRAN = Pattern.compile("'fortran_order'\\s*:\\s*(True|False)");
-    private static final Pattern SHAPE = Pattern.compile("'shape'\\s*:\\s*\\(([^)]*)\\)");
+    /** The most a deflated stream can expand (1032:1), with room for a small entry's overhead. */
+    private static final long DEFLATE_MAX_RATIO = 1032;
 
     private Npy() {}
 
     /** Reads one {@code .npy} file onto the current backend. */
     public static Tensor load(Path file) throws IOException {
-        try (InputStream in = Files.newInputStream(file)) {
-            return read(in, file.toString());
+        long length = Files.size(file);
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+            return read(in, file.toString(), length);
         }
     }
 
-    /** Writes {@code tensor} as a {@code .npy} file (C order). */
+    /**
+     * Writes {@code tensor} as a {@code .npy} file (C order), atomically: a file already there is
+     * replaced only once the new one is complete; a directory or device there is refused.
+     */
     public static void save(Path file, Tensor tensor) throws IOException {
-        try (OutputStream out = Files.newOutputStream(file)) {
-            write(out, tensor);
-        }
+        atomically(file, out -> write(out, tensor));
     }
 
-    /** Every array of a {@code .npz} archive by name (without {@code .npy}), in archive order. */
+    /**
+     * Every array of a {@code .npz} archive by name (without {@code .npy}), in archive order. A file
+     * that is not a zip archive, or one cut short (its directory at the end missing), fails naming
+     * the file, the entries that are complete and the one cut off; nothing is returned then.
+     */
     public static Map<String, Tensor> readNpz(Path file) throws IOException {
+        ZipFile zip;
+        try {
+            zip = new ZipFile(file.toFile());
+        } catch (ZipException e) {
+            throw NpzDamage.describe(file, e);
+        }
         Map<String, Tensor> out = new LinkedHashMap<>();
-        try (ZipInputStream zip = new ZipInputStream(Files.newInputStream(file))) {
-            for (ZipEntry e; (e = zip.getNextEntry()) != null; ) {
+        try (zip) {
+            for (Enumeration<? extends ZipEntry> entries = zip.entries(); entries.hasMoreElements(); ) {
+                ZipEntry e = entries.nextElement();
                 if (e.isDirectory()) continue;
                 String name = e.getName().endsWith(".npy") ? e.getName().substring(0, e.getName().length() - 4) : e.getName();
-                out.put(name, read(zip, file + ":" + e.getName()));
+                String source = file + ", entry " + e.getName();
+                long length = e.getSize();
+                if (e.getMethod() == ZipEntry.DEFLATED && e.getCompressedSize() >= 0) {
+                    // what the entry can really hold, whatever its size field claims
+                    long most = Math.multiplyHigh(e.getCompressedSize(), DEFLATE_MAX_RATIO) == 0
+                            ? e.getCompressedSize() * DEFLATE_MAX_RATIO + 1024 : Long.MAX_VALUE;
+                    length = length < 0 ? most : Math.min(length, most);
+                }
+                try (InputStream in = new BufferedInputStream(zip.getInputStream(e), 1 << 16)) {
+                    out.put(name, read(in, source, length));
+                } catch (ZipException damaged) {
+                    throw new IOException(source + ": the entry is damaged: " + damaged.getMessage(), damaged);
+                }
             }
         } catch (IOException | RuntimeException ex) {
             for (Tensor t : out.values()) t.close();
@@ -73,49 +111,98 @@ public final class Npy {
         return out;
     }
 
-    /** Writes a deflated {@code .npz} archive ({@code np.load} reads it like {@code np.savez_compressed}'s). */
+    /**
+     * Writes a deflated {@code .npz} archive ({@code np.load} reads it like {@code np.savez_compressed}'s),
+     * atomically: a file already there is replaced only once the whole archive is written.
+     */
     public static void writeNpz(Path file, Map<String, Tensor> arrays) throws IOException {
-        try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(file))) {
+        atomically(file, out -> {
+            ZipOutputStream zip = new ZipOutputStream(out);
             for (Map.Entry<String, Tensor> e : arrays.entrySet()) {
                 zip.putNextEntry(new ZipEntry(e.getKey() + ".npy"));
                 write(zip, e.getValue());
                 zip.closeEntry();
             }
+            zip.finish();
+        });
+    }
+
+    private static void atomically(Path file, AtomicFile.Content content) throws IOException {
+        try {
+            AtomicFile.write(file, content);
+        } catch (UncheckedIOException e) {
+            throw new IOException(e.getMessage(), e.getCause());
         }
     }
 
-    /** Reads one array in the {@code .npy} format from {@code in}; {@code source} names it in errors. */
+    /**
+     * Reads one array in the {@code .npy} format from {@code in}; {@code source} names it in errors.
+     * The stream's length is not known here, so its data is read before storage is allocated for it
+     * (a header claiming more than the stream holds fails at the stream's end); {@link #load} and
+     * {@link #readNpz} check the length first and read straight into the tensor.
+     */
     public static Tensor read(InputStream in, String source) throws IOException {
+        return read(in, source, -1);
+    }
+
+    /** Reads one array of {@code length} bytes (or -1: unknown) from {@code in}. */
+    static Tensor read(InputStream in, String source, long length) throws IOException {
         DataInputStream data = new DataInputStream(in);
         byte[] magic = new byte[6];
-        readFully(data, magic, source, "magic");
+        readFully(data, magic, magic.length, source, "magic (\\x93NUMPY) at offset 0");
         for (int i = 0; i < 6; i++) {
-            if (magic[i] != MAGIC[i]) throw new IOException(source + ": not a .npy file (expected the magic \\x93NUMPY)");
+            if (magic[i] != MAGIC[i]) throw new IOException(source + ": not a .npy file (expected the magic \\x93NUMPY at offset 0)");
         }
-        int major = data.readUnsignedByte();
-        data.readUnsignedByte();
+        byte[] version = new byte[2];
+        readFully(data, version, 2, source, "version at offset 6");
+        int major = version[0];
         long headerLength;
+        int headerAt;
         if (major == 1) {
-            headerLength = Short.toUnsignedInt(Short.reverseBytes(data.readShort()));
+            byte[] b = new byte[2];
+            readFully(data, b, 2, source, "header length at offset 8");
+            headerLength = (b[0] & 0xFF) | (b[1] & 0xFF) << 8;
+            headerAt = 10;
         } else if (major == 2 || major == 3) {
-            headerLength = Integer.toUnsignedLong(Integer.reverseBytes(data.readInt()));
+            byte[] b = new byte[4];
+            readFully(data, b, 4, source, "header length at offset 8");
+            headerLength = Integer.toUnsignedLong((b[0] & 0xFF) | (b[1] & 0xFF) << 8 | (b[2] & 0xFF) << 16 | (b[3] & 0xFF) << 24);
+            headerAt = 12;
         } else {
-            throw new IOException(source + ": .npy format version " + major + "; expected 1, 2 or 3");
+            throw new IOException(source + ": .npy format version " + major + " at offset 6; expected 1, 2 or 3");
         }
-        if (headerLength > 1 << 20) throw new IOException(source + ": .npy header of " + headerLength + " bytes; expected under 1 MiB");
+        if (headerLength > 1 << 20) {
+            throw new IOException(source + ": .npy header of " + headerLength + " bytes at offset " + headerAt + "; expected under 1 MiB");
+        }
+        if (length >= 0 && headerAt + headerLength > length) {
+            throw new IOException(source + ": the .npy header at offset " + headerAt + " claims " + headerLength
+                    + " bytes; the file has only " + Math.max(0, length - headerAt) + " after offset " + headerAt);
+        }
         byte[] headerBytes = new byte[(int) headerLength];
-        readFully(data, headerBytes, source, "header");
+        readFully(data, headerBytes, headerBytes.length, source, "header at offset " + headerAt + " (" + headerLength + " bytes expected)");
         String header = new String(headerBytes, major == 3 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
-        String descr = find(DESCR, header, source, "descr");
-        boolean fortran = find(FORTRAN, header, source, "fortran_order").equals("True");
-        int[] dims = parseShape(find(SHAPE, header, source, "shape"), source);
-        Element element = Element.of(descr, source);
-        Shape stored = fortran ? Shape.of(reverse(dims)) : Shape.of(dims);
-        long count = stored.elements();
+        NpyHeader parsed = NpyHeader.parse(header, source);
+        Element element = Element.of(parsed.descr(), source);
+        long dataAt = headerAt + headerLength;
+        long count = 1;
+        for (long d : parsed.shape()) count = count < 0 || Math.multiplyHigh(count, d) != 0 ? -1 : count * d;
+        long bytes = count < 0 ? -1 : Math.multiplyHigh(count, element.size) == 0 ? count * element.size : -1;
+        if (bytes < 0) {
+            throw new IOException(source + ": .npy shape " + Arrays.toString(parsed.shape()) + " of '" + parsed.descr()
+                    + "' is more than 2^63 bytes of data");
+        }
+        if (length >= 0 && bytes > length - dataAt) {
+            throw new IOException(source + ": the .npy header claims " + count + " elements of '" + parsed.descr()
+                    + "' (shape " + Arrays.toString(parsed.shape()) + ", " + bytes + " bytes) from offset " + dataAt
+                    + "; the file holds " + Math.max(0, length - dataAt) + " bytes there (truncated, or the header is wrong)");
+        }
+        if (length < 0) data = new DataInputStream(readAhead(data, bytes, dataAt, parsed, source));
+        int[] dims = dims(parsed, source);
+        Shape stored = parsed.fortranOrder() ? Shape.of(reverse(dims)) : Shape.of(dims);
         Tensor t = Tensor.empty(Backends.current(), element.dtype, stored);
         try {
-            fill(data, element, t.storage.segment(), count, source);
-            if (!fortran || dims.length < 2) return fortran ? Movement.view(t, Shape.of(dims)) : t;
+            fill(data, element, t.storage.segment(), count, source, dataAt);
+            if (!parsed.fortranOrder() || dims.length < 2) return parsed.fortranOrder() ? Movement.view(t, Shape.of(dims)) : t;
             int[] order = new int[dims.length];
             for (int i = 0; i < order.length; i++) order[i] = dims.length - 1 - i;
             try (var off = Autograd.noGrad()) {
@@ -127,6 +214,39 @@ public final class Npy {
             t.close();
             throw e;
         }
+    }
+
+    /**
+     * The {@code bytes} of data from a stream of unknown length, read (as they come, in chunks) before
+     * storage for them is allocated: a header claiming more than the stream holds fails at its end,
+     * naming the offset, rather than allocating what it claims.
+     */
+    private static InputStream readAhead(InputStream in, long bytes, long dataAt, NpyHeader h, String source) throws IOException {
+        List<InputStream> chunks = new ArrayList<>();
+        for (long got = 0; got < bytes; ) {
+            int n = (int) Math.min(1 << 20, bytes - got);
+            byte[] chunk = in.readNBytes(n);
+            if (chunk.length < n) {
+                throw new IOException(source + ": file ends inside the data at offset " + (dataAt + got + chunk.length) + ": the .npy header claims "
+                        + bytes + " bytes of '" + h.descr() + "' (shape " + Arrays.toString(h.shape()) + ") from offset " + dataAt);
+            }
+            chunks.add(new ByteArrayInputStream(chunk));
+            got += n;
+        }
+        return new SequenceInputStream(Collections.enumeration(chunks));
+    }
+
+    /** The header's shape as tensor dimensions (each at most {@code Integer.MAX_VALUE}). */
+    private static int[] dims(NpyHeader h, String source) throws IOException {
+        int[] dims = new int[h.shape().length];
+        for (int i = 0; i < dims.length; i++) {
+            if (h.shape()[i] > Integer.MAX_VALUE) {
+                throw new IOException(source + ": .npy shape " + Arrays.toString(h.shape()) + " has " + h.shape()[i]
+                        + " at axis " + i + "; a tensor dimension is at most " + Integer.MAX_VALUE);
+            }
+            dims[i] = (int) h.shape()[i];
+        }
+        return dims;
     }
 
     /** Writes {@code tensor} in the {@code .npy} format (version 1.0, C order, little-endian). */
@@ -188,12 +308,13 @@ public final class Npy {
         }
     }
 
-    private static void fill(DataInputStream in, Element e, MemorySegment dst, long count, String source) throws IOException {
+    private static void fill(DataInputStream in, Element e, MemorySegment dst, long count, String source, long dataAt) throws IOException {
         byte[] chunk = new byte[e.size * 8192];
         long done = 0;
         while (done < count) {
             int n = (int) Math.min(8192, count - done);
-            readFully(in, chunk, n * e.size, source, "data (" + count + " elements expected)");
+            readFully(in, chunk, n * e.size, source, "data (" + count + " elements of " + e.size + " bytes from offset " + dataAt
+                    + "; element " + done + ", at offset " + (dataAt + done * e.size) + ", or one of the " + n + " after it, is cut off)");
             ByteBuffer b = ByteBuffer.wrap(chunk, 0, n * e.size).order(e.order);
             for (int i = 0; i < n; i++) {
                 long at = done + i;
@@ -201,7 +322,8 @@ public final class Npy {
                     case "f2" -> dst.setAtIndex(ValueLayout.JAVA_SHORT, at, b.getShort());
                     case "f4" -> dst.setAtIndex(ValueLayout.JAVA_FLOAT, at, b.getFloat());
                     case "f8" -> dst.setAtIndex(ValueLayout.JAVA_FLOAT, at, (float) b.getDouble());
-                    case "b1", "u1" -> dst.setAtIndex(ValueLayout.JAVA_INT, at, Byte.toUnsignedInt(b.get()));
+                    case "b1" -> dst.setAtIndex(ValueLayout.JAVA_INT, at, b.get() != 0 ? 1 : 0); // as NumPy: nonzero is True
+                    case "u1" -> dst.setAtIndex(ValueLayout.JAVA_INT, at, Byte.toUnsignedInt(b.get()));
                     case "i1" -> dst.setAtIndex(ValueLayout.JAVA_INT, at, b.get());
                     case "i2" -> dst.setAtIndex(ValueLayout.JAVA_INT, at, b.getShort());
                     case "u2" -> dst.setAtIndex(ValueLayout.JAVA_INT, at, Short.toUnsignedInt(b.getShort()));
@@ -210,7 +332,10 @@ public final class Npy {
                     case "i8" -> dst.setAtIndex(ValueLayout.JAVA_LONG, at, b.getLong());
                     case "u8" -> {
                         long v = b.getLong();
-                        if (v < 0) throw new IOException(source + ": u8 value " + Long.toUnsignedString(v) + " at " + at + " does not fit i64");
+                        if (v < 0) {
+                            throw new IOException(source + ": u8 value " + Long.toUnsignedString(v) + " of element " + at + " (offset "
+                                    + (dataAt + at * 8) + ") does not fit i64");
+                        }
                         dst.setAtIndex(ValueLayout.JAVA_LONG, at, v);
                     }
                     default -> throw new IllegalStateException(e.toString());
@@ -220,37 +345,12 @@ public final class Npy {
         }
     }
 
-    private static void readFully(DataInputStream in, byte[] b, String source, String what) throws IOException {
-        readFully(in, b, b.length, source, what);
-    }
-
     private static void readFully(DataInputStream in, byte[] b, int length, String source, String what) throws IOException {
         try {
             in.readFully(b, 0, length);
         } catch (EOFException e) {
             throw new IOException(source + ": file ends inside the " + what, e);
         }
-    }
-
-    private static String find(Pattern p, String header, String source, String key) throws IOException {
-        Matcher m = p.matcher(header);
-        if (!m.find()) throw new IOException(source + ": .npy header has no '" + key + "': " + header.strip());
-        return m.group(1);
-    }
-
-    private static int[] parseShape(String text, String source) throws IOException {
-        List<Integer> dims = new ArrayList<>();
-        for (String part : text.split(",")) {
-            String p = part.strip();
-            if (p.isEmpty()) continue;
-            if (p.endsWith("L")) p = p.substring(0, p.length() - 1);
-            try {
-                dims.add(Integer.parseInt(p));
-            } catch (NumberFormatException e) {
-                throw new IOException(source + ": .npy shape (" + text + ") is not a tuple of sizes");
-            }
-        }
-        return dims.stream().mapToInt(Integer::intValue).toArray();
     }
 
     private static int[] reverse(int[] a) {

@@ -42,10 +42,16 @@ final class Reading {
     private static void copyOut(String op, Tensor t, DType dtype, Object array) {
         Ops.check(op, t);
         Tensor d = t.dtype() == dtype && t.isContiguous() ? t : Movement.copyAs(t, dtype);
-        d.backend.sync();
+        d.backend.sync(d.storage); // whichever thread recorded what computes it
         long bytes = t.elements() * dtype.byteSize();
-        MemorySegment.copy(d.storage.segment(), d.offset * dtype.byteSize(), Creation.heap(array), 0, bytes);
-        if (d != t) d.storage.close();
+        // pinned while copied: a close on another thread then cannot hand the block to another tensor mid-read
+        d.storage.buffer().pin();
+        try {
+            MemorySegment.copy(d.storage.segment(), d.offset * dtype.byteSize(), Creation.heap(array), 0, bytes);
+        } finally {
+            d.storage.buffer().unpin();
+            if (d != t) d.storage.close();
+        }
     }
 
     static String describe(Tensor t) {

@@ -601,7 +601,7 @@ public final class Tensor implements AutoCloseable {
     /** Drops (and frees) the gradient. */
     public void zeroGrad() {
         if (grad != null) {
-            backend.sync();
+            backend.sync(grad.storage);
             grad.storage.close();
             grad = null;
         }
@@ -692,9 +692,12 @@ public final class Tensor implements AutoCloseable {
 
     // ---------------------------------------------------------------- reading
 
-    /** Runs what this tensor's backend has recorded; afterwards its memory is current. */
+    /**
+     * Runs what this tensor's backend has recorded on this thread and, on any thread, for this
+     * tensor's storage; afterwards its memory is current on this thread.
+     */
     public Tensor sync() {
-        backend.sync();
+        backend.sync(storage);
         return this;
     }
 
@@ -732,9 +735,10 @@ public final class Tensor implements AutoCloseable {
      */
     @Override
     public void close() {
-        backend.sync();
+        backend.sync(storage); // whichever thread recorded kernels on it, they run before the block is reused
         storage.close();
         if (grad != null) {
+            backend.sync(grad.storage);
             grad.storage.close();
             grad = null;
         }

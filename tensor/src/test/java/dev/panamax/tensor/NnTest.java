@@ -139,6 +139,22 @@ class NnTest extends ScopedTest {
         var other = new Sequential(new Linear(3, 4, new SplittableRandom(1)));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Parameters.load(other, file));
         assertTrue(e.getMessage().endsWith("array '0.weight' has shape (2, 3); expected (4, 3)"), e.getMessage());
+
+        // a directory in the file's place is refused and kept; saving again replaces the file whole
+        Path folder = java.nio.file.Files.createDirectory(dir.resolve("folder.npz"));
+        IOException refused = assertThrows(IOException.class, () -> Parameters.save(a, folder));
+        assertTrue(refused.getMessage().contains("it exists and is a directory"), refused.getMessage());
+        assertTrue(java.nio.file.Files.isDirectory(folder));
+        try (var off = Autograd.noGrad()) {
+            b.namedParameters().values().forEach(p -> p.fill(0.5));
+        }
+        Parameters.save(b, file);
+        java.util.Map<String, Tensor> back = Npy.readNpz(file);
+        assertEquals(a.namedParameters().keySet(), back.keySet());
+        for (Tensor t : back.values()) {
+            for (float v : t.toFloatArray()) assertEquals(0.5f, v);
+            t.close();
+        }
         a.close();
         b.close();
         other.close();

@@ -119,6 +119,134 @@ class NpyTest extends ScopedTest {
         byte[] whole = Files.readAllBytes(fixture("f4.npy"));
         InputStream cut = new ByteArrayInputStream(Arrays.copyOf(whole, whole.length - 3));
         IOException truncated = assertThrows(IOException.class, () -> Npy.read(cut, "cut.npy"));
-        assertTrue(truncated.getMessage().contains("cut.npy: file ends inside the data (6 elements expected)"), truncated.getMessage());
+        assertTrue(truncated.getMessage().contains("cut.npy: file ends inside the data at offset 149: the .npy header claims 24 bytes"
+                + " of '<f4' (shape [2, 3]) from offset 128"), truncated.getMessage());
+    }
+
+    /** A version 1.0 .npy file with {@code header} as its dict and {@code data} after it. */
+    private static byte[] npy(String header, byte[] data) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        String padded = header + " ".repeat((64 - (10 + header.length() + 1) % 64) % 64) + "\n";
+        out.writeBytes(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (byte) padded.length(), (byte) (padded.length() >>> 8)});
+        out.writeBytes(padded.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        out.writeBytes(data);
+        return out.toByteArray();
+    }
+
+    @Test
+    void aHeaderIsReadAsTheDictItIs(@TempDir Path dir) throws IOException {
+        // the keys in another order, a string holding what looks like another key, double quotes
+        byte[] floats = new byte[8];
+        java.nio.ByteBuffer.wrap(floats).order(java.nio.ByteOrder.LITTLE_ENDIAN).putFloat(1.5f).putFloat(-2f);
+        Path odd = dir.resolve("odd.npy");
+        Files.write(odd, npy("{'shape': (2,), \"fortran_order\": False, 'descr': '<f4', }", floats));
+        assertArrayEquals(new float[] {1.5f, -2f}, Npy.load(odd).toFloatArray());
+
+        // a structured type naming the keys inside its value is not read as those keys
+        Path structured = dir.resolve("structured.npy");
+        Files.write(structured, npy("{'descr': [('shape', '<f4', (9,)), ('fortran_order', '<i4')], 'fortran_order': False, 'shape': (2,), }", new byte[80]));
+        IOException e = assertThrows(IOException.class, () -> Npy.load(structured));
+        assertTrue(e.getMessage().contains(structured + ": .npy element type [[shape, <f4, [9]], [fortran_order, <i4]] is not a simple type"), e.getMessage());
+
+        Path extra = dir.resolve("extra.npy");
+        Files.write(extra, npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'note': 'shape: (5,)'}", floats));
+        IOException keys = assertThrows(IOException.class, () -> Npy.load(extra));
+        assertTrue(keys.getMessage().contains("expected exactly [descr, fortran_order, shape]"), keys.getMessage());
+
+        Path broken = dir.resolve("broken.npy");
+        Files.write(broken, npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2,", floats));
+        IOException parse = assertThrows(IOException.class, () -> Npy.load(broken));
+        assertTrue(parse.getMessage().startsWith(broken + ": .npy header is not the Python dict literal NumPy writes"), parse.getMessage());
+
+        Path negative = dir.resolve("negative.npy");
+        Files.write(negative, npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, -1), }", floats));
+        IOException dims = assertThrows(IOException.class, () -> Npy.load(negative));
+        assertTrue(dims.getMessage().contains("has -1 at axis 1; expected sizes of 0 or more"), dims.getMessage());
+    }
+
+    @Test
+    void boolBytesOtherThanZeroReadAsTrueAsNumpyReadsThem(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("b.npy");
+        Files.write(file, npy("{'descr': '|b1', 'fortran_order': False, 'shape': (4,), }", new byte[] {2, 0, 1, (byte) 255}));
+        assertArrayEquals(new int[] {1, 0, 1, 1}, Npy.load(file).toIntArray());
+    }
+
+    @Test
+    void aHeaderClaimingMoreDataThanTheFileHoldsFailsBeforeAllocating(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("huge.npy");
+        byte[] bytes = npy("{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }", new byte[16]);
+        Files.write(file, bytes);
+        IOException e = assertThrows(IOException.class, () -> Npy.load(file));
+        assertTrue(e.getMessage().contains(file + ": the .npy header claims 1099511627776 elements of '<f4'"), e.getMessage());
+        assertTrue(e.getMessage().contains("from offset 128; the file holds 16 bytes there"), e.getMessage());
+
+        Path tooBig = dir.resolve("overflow.npy");
+        Files.write(tooBig, npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }", new byte[16]));
+        IOException overflow = assertThrows(IOException.class, () -> Npy.load(tooBig));
+        assertTrue(overflow.getMessage().contains("a tensor dimension is at most 2147483647")
+                || overflow.getMessage().contains("more than 2^63 bytes"), overflow.getMessage());
+
+        // the same claim inside an archive: checked against the entry's size
+        Path npz = dir.resolve("huge.npz");
+        try (var zip = new java.util.zip.ZipOutputStream(Files.newOutputStream(npz))) {
+            zip.putNextEntry(new java.util.zip.ZipEntry("x.npy"));
+            zip.write(bytes);
+            zip.closeEntry();
+        }
+        IOException inStream = assertThrows(IOException.class, () -> Npy.read(new ByteArrayInputStream(bytes), "stream"));
+        assertTrue(inStream.getMessage().startsWith("stream: file ends inside the data at offset 144"), inStream.getMessage());
+
+        IOException inArchive = assertThrows(IOException.class, () -> Npy.readNpz(npz));
+        assertTrue(inArchive.getMessage().startsWith(npz + ", entry x.npy: the .npy header claims 1099511627776 elements"), inArchive.getMessage());
+    }
+
+    @Test
+    void aTruncatedArchiveNamesWhatIsMissingAndReturnsNothing(@TempDir Path dir) throws IOException {
+        Map<String, Tensor> arrays = new LinkedHashMap<>();
+        arrays.put("a", Tensor.arange(DType.F32, 0, 1000, 1));
+        arrays.put("b", Tensor.arange(DType.F32, 0, 1000, 1));
+        arrays.put("c", Tensor.arange(DType.F32, 0, 1000, 1));
+        Path whole = dir.resolve("whole.npz");
+        Npy.writeNpz(whole, arrays);
+        byte[] bytes = Files.readAllBytes(whole);
+        for (int keep : new int[] {bytes.length - 1, bytes.length - 200, bytes.length * 2 / 3, bytes.length / 2, 40, 3}) {
+            Path cut = dir.resolve("cut" + keep + ".npz");
+            Files.write(cut, Arrays.copyOf(bytes, keep));
+            IOException e = assertThrows(IOException.class, () -> Npy.readNpz(cut), "kept " + keep + " bytes");
+            assertTrue(e.getMessage().startsWith(cut + ": "), e.getMessage());
+            assertTrue(e.getMessage().contains("truncated or damaged .npz archive (" + keep + " bytes)")
+                    || e.getMessage().contains("not a .npz (zip) archive"), e.getMessage());
+        }
+        Path half = dir.resolve("half.npz");
+        Files.write(half, Arrays.copyOf(bytes, bytes.length * 2 / 3));
+        IOException e = assertThrows(IOException.class, () -> Npy.readNpz(half));
+        assertTrue(e.getMessage().contains("complete entries: a.npy") && e.getMessage().contains("is cut off"), e.getMessage());
+    }
+
+    @Test
+    void aFileThatIsNotAnArchiveSaysSo(@TempDir Path dir) throws IOException {
+        Path text = dir.resolve("text.npz");
+        Files.writeString(text, "x,y\n1,2\n");
+        IOException e = assertThrows(IOException.class, () -> Npy.readNpz(text));
+        assertTrue(e.getMessage().startsWith(text + ": not a .npz (zip) archive: it starts with 0x782c790a at offset 0"), e.getMessage());
+        Path empty = dir.resolve("empty.npz");
+        Files.write(empty, new byte[0]);
+        assertTrue(assertThrows(IOException.class, () -> Npy.readNpz(empty)).getMessage().contains("the file is empty"));
+        IOException npy = assertThrows(IOException.class, () -> Npy.readNpz(fixture("f4.npy")));
+        assertTrue(npy.getMessage().contains("a .npy file, not a .npz archive"), npy.getMessage());
+    }
+
+    @Test
+    void savingOntoADirectoryIsRefusedAndDeletesNothing(@TempDir Path dir) throws IOException {
+        Path target = Files.createDirectory(dir.resolve("out.npy"));
+        Files.writeString(target.resolve("keep.txt"), "mine");
+        IOException e = assertThrows(IOException.class, () -> Npy.save(target, Tensor.of(A)));
+        assertTrue(e.getMessage().contains("cannot write " + target + ": it exists and is a directory"), e.getMessage());
+        IOException npz = assertThrows(IOException.class, () -> Npy.writeNpz(target, Map.of("a", Tensor.of(A))));
+        assertTrue(npz.getMessage().contains("is a directory"), npz.getMessage());
+        assertEquals("mine", Files.readString(target.resolve("keep.txt")));
+        try (var files = Files.list(dir)) {
+            assertEquals(1, files.count(), "no temporary file left behind");
+        }
     }
 }

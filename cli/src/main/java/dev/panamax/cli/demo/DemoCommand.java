@@ -1,15 +1,21 @@
 package dev.panamax.cli.demo;
 
 import com.fasterxml.jackson.jr.ob.JSON;
+import dev.panamax.core.io.AtomicFile;
 import dev.panamax.tensor.Backends;
+import dev.panamax.tensor.cpu.ThreadBudget;
 import dev.panamax.tensor.spi.Backend;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -20,7 +26,10 @@ import java.util.concurrent.Callable;
  * {@code panamax demo}: trains an MLP on a generated 3-class spiral (or on {@code --data FILE.npz})
  * with Panamax tensors, showing a progress bar, then prints the validation accuracy, the speed and
  * the bridge's own statistics; {@code --plot} draws the loss curve and the decision regions,
- * {@code --json} writes the summary.
+ * {@code --json} writes the summary. The summary is printed before any file is written, and every
+ * file is written atomically ({@link AtomicFile}): a path that is a directory or a device is refused
+ * before training, and a write that fails (a full disk) names the file, leaves what was there and
+ * ends with exit code 2.
  */
 // the first line is the summary in the command list; picocli wraps each line to the terminal
 @Command(name = "demo", sortOptions = false, description = {
@@ -40,7 +49,8 @@ public final class DemoCommand implements Callable<Integer> {
     int steps;
 
     @Option(names = "--threads", paramLabel = "N",
-            description = "Threads the native kernels compute on (default: the process's thread budget, panamax.threads).")
+            description = "Threads the native kernels compute on, 1 to 4 per available processor "
+                    + "(default: the process's thread budget, panamax.threads).")
     Integer threads;
 
     @Option(names = "--data", paramLabel = "FILE.npz",
@@ -82,10 +92,16 @@ public final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         if (threads != null) {
-            if (threads < 1) throw new CommandLine.ParameterException(spec.commandLine(), "--threads=" + threads + ": expected at least 1");
+            try {
+                ThreadBudget.check("--threads", threads);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
             // read once, when the native backend first loads
-            System.setProperty("panamax.threads", Integer.toString(threads));
+            System.setProperty(ThreadBudget.PROPERTY, Integer.toString(threads));
         }
+        refuseNonRegular("--plot", plot);
+        refuseNonRegular("--json", json);
 
         LabeledData all;
         try {
@@ -121,42 +137,63 @@ public final class DemoCommand implements Callable<Integer> {
         try (TrainingProgress progress = new TrainingProgress(steps, err)) {
             trained = Trainer.train(split, settings, progress);
         }
+        BufferedImage picture = null;
         try (TrainingRun run = trained) {
             accuracy = run.finalAccuracy();
             right = Math.round(accuracy * split.validation().n());
             stepsPerSecond = run.stepsPerSecond();
             seconds = run.trainingSeconds();
-            if (plot != null) {
-                try {
-                    TrainingPlot.write(plot, run, all, "Panamax demo: " + all.description());
-                } catch (IOException e) {
-                    err.println("panamax demo: cannot write the plot " + plot + ": " + e.getMessage());
-                    return 2;
-                }
-            }
+            if (plot != null) picture = TrainingPlot.render(run, all, "Panamax demo: " + all.description());
         }
         BridgeStats stats = start.finish();
 
+        // the summary reaches the terminal before any file is written: a failed write cannot lose it
         out.printf(Locale.ROOT, "accuracy  %.1f%% on validation (%d/%d)%s%n", 100 * accuracy, right, split.validation().n(),
                 data == null ? (accuracy >= SPIRAL_TARGET ? "" : String.format(Locale.ROOT, "  [below the %.0f%% the defaults reach]", 100 * SPIRAL_TARGET)) : "");
         out.printf(Locale.ROOT, "speed     %.0f steps/s (%d steps in %.2f s of training)%n", stepsPerSecond, steps, seconds);
         out.println("bridge    " + describe(stats));
+        out.flush();
+
+        boolean written = true;
         if (plot != null) {
-            out.println("plot      " + plot + (TrainingPlot.drawsRegions(all) ? "" : " (loss and accuracy; decision regions need 2 features, the data has " + all.d() + ")"));
+            BufferedImage image = picture;
+            written &= writeFile("plot", plot, () -> TrainingPlot.write(plot, image),
+                    TrainingPlot.drawsRegions(all) ? "" : " (loss and accuracy; decision regions need 2 features, the data has " + all.d() + ")");
         }
         if (json != null) {
+            String text;
             try {
-                Path parent = json.toAbsolutePath().getParent();
-                if (parent != null) Files.createDirectories(parent);
-                Files.writeString(json, JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT)
-                        .asString(summary(all, split, settings, selected, accuracy, stepsPerSecond, seconds, stats)) + "\n");
+                text = JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT)
+                        .asString(summary(all, split, settings, selected, accuracy, stepsPerSecond, seconds, stats)) + "\n";
             } catch (IOException e) {
-                err.println("panamax demo: cannot write " + json + ": " + e.getMessage());
-                return 2;
+                throw new UncheckedIOException("the summary cannot be written as JSON", e);
             }
-            out.println("json      " + json);
+            written &= writeFile("json", json, () -> AtomicFile.write(json, text.getBytes(StandardCharsets.UTF_8)), "");
         }
-        return 0;
+        return written ? 0 : 2;
+    }
+
+    /**
+     * Writes one output file; prints its line on success, or on failure an error naming the file and
+     * the reason (the file as it was is left in place). Returns whether it was written.
+     */
+    private static boolean writeFile(String label, Path file, Runnable write, String note) {
+        try {
+            write.run();
+        } catch (UncheckedIOException e) {
+            System.err.println("panamax demo: " + e.getMessage());
+            return false;
+        }
+        System.out.printf(Locale.ROOT, "%-9s %s%s%n", label, file, note);
+        return true;
+    }
+
+    /** Refuses, before training, an output path that exists and is not a regular file (nothing is touched). */
+    private void refuseNonRegular(String option, Path file) {
+        if (file == null || !Files.exists(file, LinkOption.NOFOLLOW_LINKS) || Files.isRegularFile(file)) return;
+        String kind = Files.isDirectory(file) ? "a directory" : "not a regular file (a device, pipe or socket)";
+        throw new CommandLine.ParameterException(spec.commandLine(), option + "=" + file + ": it exists and is " + kind
+                + "; expected a regular file or a new file's path (nothing was written or deleted)");
     }
 
     static String describe(BridgeStats s) {

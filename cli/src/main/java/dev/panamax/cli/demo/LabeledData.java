@@ -67,7 +67,9 @@ public record LabeledData(String description, float[] x, long[] y, int n, int d,
             } catch (NoSuchFileException e) {
                 throw new DataFileException(file, "no such file");
             } catch (IOException | RuntimeException e) {
-                throw new DataFileException(file, "cannot be read as a NumPy .npz archive: " + e.getMessage());
+                String why = String.valueOf(e.getMessage());
+                if (why.startsWith(file + ": ")) why = why.substring(file.toString().length() + 2); // named once, in front
+                throw new DataFileException(file, "cannot be read as a NumPy .npz archive: " + why);
             }
             return fromArrays(file, arrays);
         }

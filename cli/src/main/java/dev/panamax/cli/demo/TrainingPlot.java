@@ -1,5 +1,6 @@
 package dev.panamax.cli.demo;
 
+import dev.panamax.core.io.AtomicFile;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.DatasetRenderingOrder;
@@ -20,7 +21,6 @@ import java.awt.geom.Ellipse2D;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -45,8 +45,8 @@ final class TrainingPlot {
         return data.d() == 2;
     }
 
-    /** Writes the PNG to {@code file} (parent directories are created). */
-    static void write(Path file, TrainingRun run, LabeledData data, String title) throws IOException {
+    /** Draws the picture (in memory; {@link #write} puts it in a file). */
+    static BufferedImage render(TrainingRun run, LabeledData data, String title) {
         if (System.getProperty("java.awt.headless") == null) System.setProperty("java.awt.headless", "true");
         boolean regions = drawsRegions(data);
         int panel = 640, height = 560;
@@ -61,9 +61,19 @@ final class TrainingPlot {
         } finally {
             g.dispose();
         }
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) Files.createDirectories(parent);
-        if (!ImageIO.write(image, "png", file.toFile())) throw new IOException("no PNG writer in this JDK");
+        return image;
+    }
+
+    /**
+     * Writes {@code image} as a PNG to {@code file} atomically ({@link AtomicFile}: parent directories
+     * are created; a directory or device there is refused and left as it is).
+     *
+     * @throws java.io.UncheckedIOException naming the file and the reason when it cannot be written
+     */
+    static void write(Path file, BufferedImage image) {
+        AtomicFile.write(file, out -> {
+            if (!ImageIO.write(image, "png", out)) throw new IOException("no PNG writer in this JDK");
+        });
     }
 
     private static JFreeChart lossChart(TrainingRun run, String title) {

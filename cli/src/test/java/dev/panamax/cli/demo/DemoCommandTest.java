@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -129,7 +130,7 @@ class DemoCommandTest {
         float[] x = {0, 1, 1, 0, 0.5f, 0.5f};
         long[] y = {0, 1, 0};
         expectError(dir.resolve("missing.npz"), "no such file");
-        expectError(Files.writeString(dir.resolve("text.npz"), "x,y\n1,2\n"), "expected a NumPy .npz archive");
+        expectError(Files.writeString(dir.resolve("text.npz"), "x,y\n1,2\n"), "cannot be read as a NumPy .npz archive: not a .npz (zip) archive");
         expectError(archive(dir, "onlyx", Map.of("x", () -> Tensor.of(x, 3, 2))), "has no array named 'y'");
         expectError(archive(dir, "intx", Map.of("x", () -> Tensor.of(new int[] {0, 1, 1, 0, 1, 1}, 3, 2), "y", () -> Tensor.of(y))),
                 "x is i32");
@@ -154,6 +155,81 @@ class DemoCommandTest {
         Run unknown = demo("--steps", "5", "--backend", "nosuch");
         assertEquals(1, unknown.exit(), unknown.out());
         assertTrue(unknown.err().contains("no tensor backend named 'nosuch'"), unknown.err());
+    }
+
+    @Test
+    void aThreadCountLibgompCannotStartIsRefusedBeforeTraining() {
+        Run r = demo("--steps", "5", "--threads", "100000");
+        assertEquals(2, r.exit(), r.out());
+        assertTrue(r.err().contains("--threads=100000: expected 1 to " + dev.panamax.tensor.cpu.ThreadBudget.maximum() + " threads"), r.err());
+        assertFalse(r.out().contains("accuracy"), "nothing was trained: " + r.out());
+    }
+
+    @Test
+    void aThreadCountInRangeIsTheBudgetTheBackendComputesWith() throws Exception {
+        // a JVM of its own: the budget is fixed when the cpu backend first loads
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+                "demo", "--steps", "5", "--hidden", "8", "--backend", "cpu", "--threads", "2");
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES), "the child finished");
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("backend   cpu, 2 threads"), out);
+        assertFalse(out.contains("--threads 2 asked"), out);
+    }
+
+    @Test
+    void outputOntoADirectoryOrADeviceIsRefusedAndDeletesNothing(@TempDir Path dir) throws Exception {
+        Path directory = Files.createDirectory(dir.resolve("plot.png"));
+        Files.writeString(directory.resolve("mine.txt"), "keep");
+        Run r = demo(with(SHORT, "--backend", "reference", "--plot", directory.toString()));
+        assertEquals(2, r.exit(), r.out());
+        assertTrue(r.err().contains("--plot=" + directory + ": it exists and is a directory"), r.err());
+        assertEquals("keep", Files.readString(directory.resolve("mine.txt")));
+
+        Path fifo = dir.resolve("summary.json");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        Run device = demo(with(SHORT, "--backend", "reference", "--json", fifo.toString()));
+        assertEquals(2, device.exit(), device.out());
+        assertTrue(device.err().contains("--json=" + fifo + ": it exists and is not a regular file"), device.err());
+        assertTrue(Files.exists(fifo, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(fifo), "the fifo is still there");
+    }
+
+    @Test
+    void aFailedWriteKeepsTheSummaryOnTheTerminalAndExitsNonZero(@TempDir Path dir) throws IOException {
+        Path notADirectory = Files.writeString(dir.resolve("file"), "not a directory");
+        Path png = notADirectory.resolve("demo.png"), json = dir.resolve("demo.json");
+        Run r = demo(with(SHORT, "--backend", "reference", "--plot", png.toString(), "--json", json.toString()));
+        assertEquals(2, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("accuracy  ") && r.out().contains("bridge    "), "the summary is printed: " + r.out());
+        assertTrue(r.err().contains("panamax demo: cannot create the directory " + notADirectory), r.err());
+        assertTrue(r.out().contains("json      " + json), "the other file is still written: " + r.out());
+        assertTrue(((Number) JSON.std.mapFrom(Files.readString(json)).get("accuracy")).doubleValue() > 0);
+        assertEquals("not a directory", Files.readString(notADirectory));
+    }
+
+    @Test
+    void aFullDiskLosesNeitherTheSummaryNorTheOldPicture(@TempDir Path dir) throws Exception {
+        Path png = Files.write(dir.resolve("old.png"), new byte[] {1, 2, 3});
+        // a 16 KiB file size limit: the PNG (tens of KiB) cannot be written, as on a full disk
+        List<String> childCommand = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "demo"));
+        childCommand.addAll(List.of(with(SHORT, "--backend", "reference", "--plot", png.toString())));
+        StringBuilder command = new StringBuilder("ulimit -f 16; exec");
+        for (String a : childCommand) command.append(" '").append(a.replace("'", "'\\''")).append('\'');
+        Path out = dir.resolve("stdout"), err = dir.resolve("stderr");
+        Process p = new ProcessBuilder("bash", "-c", command.toString()).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertTrue(p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES), "the child finished");
+        String stdout = Files.readString(out), stderr = Files.readString(err);
+        assertEquals(2, p.exitValue(), stdout + stderr);
+        assertTrue(stdout.contains("accuracy  ") && stdout.contains("speed     "), "the summary is printed: " + stdout);
+        assertTrue(stderr.contains("panamax demo: cannot write " + png), stderr);
+        assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(png), "the old file is left as it was");
+        try (var files = Files.list(dir)) {
+            assertEquals(Set.of("old.png", "stdout", "stderr"), files.map(f -> f.getFileName().toString()).collect(java.util.stream.Collectors.toSet()),
+                    "no temporary file is left");
+        }
     }
 
     private static void expectError(Path file, String expected) {

@@ -1,19 +1,27 @@
 package dev.panamax.tensor.cpu;
 
+import dev.panamax.tensor.DType;
 import dev.panamax.tensor.reference.ReferenceBackend;
 import dev.panamax.tensor.spi.Backend;
 import dev.panamax.tensor.spi.Kernel;
 import dev.panamax.tensor.spi.Operand;
+import dev.panamax.tensor.spi.Storage;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The {@code cpu} backend: native C kernels ({@code libpanamax_tensor.so}, bundled in the jar),
  * parallel through OpenMP within the process's {@link ThreadBudget}, matmul through OpenBLAS's
  * sgemm, and lazy execution: kernels are recorded per thread and run in one native crossing when the
- * frontend syncs (before Java reads, writes or frees storage) or when the recording fills.
+ * frontend syncs (before Java reads, writes or frees storage) or when the recording fills. Tensors
+ * may move between threads: a read, close or kernel on any thread first runs what other threads
+ * recorded on the same storage (see {@code Recorder} and {@code Track}).
  *
  * <pre>{@code
  * Backends.use("cpu");                    // or -Dpanamax.tensor.backend=cpu
@@ -38,6 +46,12 @@ public final class CpuBackend implements Backend {
     private final boolean lazy;
     private final int capacity;
     private final ThreadLocal<Recorder> recorders;
+    /** Recordings not yet run that touch storage another thread made: a free or scope end anywhere runs them first. */
+    private static final Set<Recording> SHARED = ConcurrentHashMap.newKeySet();
+    /** Lazy recorders made in the process (threads that recorded, synced or closed on a lazy cpu backend). */
+    private static final AtomicInteger RECORDERS = new AtomicInteger();
+    /** The first of them: what it recorded alone is run when a second appears. */
+    private static volatile Recorder first;
     private final ReferenceBackend reference = new ReferenceBackend();
     private final LongAdder kernels = new LongAdder();
     private final LongAdder crossings = new LongAdder();
@@ -56,7 +70,8 @@ public final class CpuBackend implements Backend {
         if (capacity < 1) throw new IllegalArgumentException("recording capacity must be at least 1: " + capacity);
         this.lazy = lazy;
         this.capacity = capacity;
-        this.recorders = ThreadLocal.withInitial(() -> new Recorder(this, this.lazy, this.capacity));
+        this.recorders = ThreadLocal.withInitial(this::newRecorder);
+        ThreadBudget.threads(); // a bad panamax.threads fails here, named, before any kernel runs
         CpuKernel.load(); // the library and the thread budget, now rather than in the first op
     }
 
@@ -70,24 +85,175 @@ public final class CpuBackend implements Backend {
         return lazy;
     }
 
+    /**
+     * A recorder for the calling thread. The second lazy recorder of the process runs what the first
+     * recorded alone (without noting what its kernels touch), so every thread sees its results.
+     */
+    private Recorder newRecorder() {
+        Recorder r = new Recorder(this, lazy, capacity);
+        if (!lazy) return r;
+        int n = RECORDERS.incrementAndGet();
+        if (n == 1) first = r;
+        else if (n == 2) first.runPending();
+        return r;
+    }
+
+    /**
+     * Whether one thread alone records kernels in this process: then no other thread can depend on
+     * its recording, and kernels skip the bookkeeping across threads. Read holding the recorder's
+     * lock, so a second thread appearing runs (under that lock) what was recorded alone.
+     */
+    private static boolean alone() {
+        return RECORDERS.get() == 1;
+    }
+
+    @Override
+    public Storage allocate(DType dtype, long length) {
+        Storage s = Backend.super.allocate(dtype, length);
+        if (lazy) s.backendState(new Track(recorders.get()));
+        return s;
+    }
+
     @Override
     public void execute(Kernel kernel) {
         Recorder r = recorders.get();
+        if (!lazy) {
+            submit(kernel, r);
+            return;
+        }
+        if (alone()) {
+            ReentrantLock lock = r.lock();
+            lock.lock();
+            try {
+                if (alone()) {
+                    submit(kernel, r);
+                    return;
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+        KernelOperands operands = r.operands().of(kernel);
+        try {
+            for (int i = 0; i < operands.count(); i++) await(operands.storage(i), operands.writes(i), r);
+            ReentrantLock lock = r.lock();
+            lock.lock();
+            try {
+                for (int i = 0; i < operands.count(); i++) r.pin(operands.storage(i), track(operands.storage(i), r));
+                if (submit(kernel, r)) {
+                    for (int i = 0; i < operands.count(); i++) note(operands.storage(i), operands.writes(i), r);
+                }
+            } finally {
+                lock.unlock();
+            }
+        } finally {
+            operands.clear();
+        }
+    }
+
+    /** Submits {@code kernel} to {@code r}; false when the reference implementation ran it instead. */
+    private boolean submit(Kernel kernel, Recorder r) {
         boolean handled;
         try {
             handled = Lowering.submit(kernel, r);
         } finally {
             r.endOfKernel();
         }
-        if (handled) return;
+        if (handled) return true;
         fallbacks.increment();
         r.sync();
         reference.execute(kernel);
+        return false;
     }
 
+    /**
+     * Runs what this thread recorded and every recording of another thread that touches storage
+     * made on a thread other than its own (so a scope's end on any thread frees nothing a waiting
+     * kernel of another thread uses).
+     */
     @Override
     public void sync() {
-        recorders.get().sync();
+        Recorder r = recorders.get();
+        syncOwn(r);
+        if (lazy) runShared(r);
+    }
+
+    /** Runs what this thread recorded and, whichever thread recorded them, the kernels on {@code storage}. */
+    @Override
+    public void sync(Storage storage) {
+        Recorder r = recorders.get();
+        syncOwn(r);
+        if (lazy && storage.backendState() instanceof Track t) {
+            Recording w = t.writer;
+            if (w != null && !w.ran) w.recorder.runFor(w);
+            if (t.owner != r || t.readElsewhere) {
+                runShared(r);
+                t.owner.runPending();
+            }
+        }
+    }
+
+    private void syncOwn(Recorder r) {
+        if (!lazy) {
+            r.sync();
+            return;
+        }
+        ReentrantLock lock = r.lock();
+        lock.lock();
+        try {
+            r.sync();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Runs every recording of a thread other than {@code r}'s that touches storage made elsewhere. */
+    private static void runShared(Recorder r) {
+        if (SHARED.isEmpty()) return;
+        for (Recording rec : SHARED) {
+            if (rec.recorder != r) rec.recorder.runFor(rec);
+        }
+    }
+
+    /** Forgets {@code recording} as shared: it ran. */
+    void ran(Recording recording) {
+        SHARED.remove(recording);
+    }
+
+    /** The storage's {@link Track}, made now for storage this backend did not make (its first user counts as its maker). */
+    private static Track track(Storage s, Recorder r) {
+        if (s.backendState() instanceof Track t) return t;
+        Track t = new Track(r);
+        s.backendState(t);
+        return t;
+    }
+
+    /**
+     * Before a kernel that reads ({@code writes} false) or writes {@code s} is recorded on {@code r}:
+     * runs what other threads recorded that must come first.
+     */
+    private static void await(Storage s, boolean writes, Recorder r) {
+        Track t = track(s, r);
+        Recording w = t.writer;
+        if (w != null && w.recorder != r && !w.ran) w.recorder.runFor(w);   // it writes what this reads or writes
+        if (writes && t.readElsewhere) runShared(r);                        // they read what this overwrites
+        if (writes && t.owner != r) t.owner.runPending();                   // so may the thread that made it
+    }
+
+    /** After a kernel on {@code s} was recorded on {@code r} (holding its lock): notes what it does to {@code s}. */
+    private static void note(Storage s, boolean writes, Recorder r) {
+        Track t = track(s, r);
+        r.repin(s, t); // the kernel may have started a new recording halfway (a full batch ran)
+        Recording current = r.current();
+        current.noted = true;
+        if (writes) t.writer = current;
+        if (t.owner != r) {
+            if (!writes) t.readElsewhere = true;
+            if (!current.shared) {
+                current.shared = true;
+                SHARED.add(current);
+            }
+        }
     }
 
     @Override

@@ -11,7 +11,9 @@ import dev.panamax.tensor.spi.UnaryOp;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One thread's recording of kernels (lazy execution). Each kernel's descriptor is written into a
@@ -29,6 +31,14 @@ import java.util.List;
  * freed after the run. In eager mode ({@code panamax.tensor.lazy=false}) every kernel runs when
  * submitted, one crossing each.
  *
+ * <p>Other threads: the recorder is used by its own thread under its {@link #lock()} (uncontended,
+ * so cheap), and another thread that needs what a waiting kernel computes (or the storage it touches)
+ * runs the recording with {@link #runFor(Recording)} under the same lock. The batch's memory belongs
+ * to the recording thread, so another thread runs the kernels as direct calls, and the batch is
+ * cleared by its own thread when it next records. Each recording pins the storage its kernels touch
+ * until they ran, so a tensor closed on another thread meanwhile gives its block back (to be taken
+ * by another tensor) only afterwards.
+ *
  * <p>The batch is closed on every {@link #sync()}, so between syncs nothing of the recording holds
  * native memory through core's accounting; within one recording, a batch that fills is run, cleared
  * and reused.
@@ -44,28 +54,49 @@ final class Recorder {
     private final CpuBackend backend;
     private final boolean lazy;
     private final int capacity;
+    private final Thread thread = Thread.currentThread();
+    private final ReentrantLock lock = new ReentrantLock();
     private final Arena arena = Arena.ofAuto();
     private final List<MemorySegment> chunks = new ArrayList<>();
     private int chunk;
     private long used;
-    private final CpuKernel[] pendingKernels = new CpuKernel[DIRECT_MAX];
-    private final Descriptor[] pendingDescriptors = new Descriptor[DIRECT_MAX];
-    private final long[] pendingWork = new long[DIRECT_MAX];
-    private int pending;
+    /** The native kernels recorded since the last run, in order, with their descriptors, work and SPI kernel. */
+    private CpuKernel[] kernels = new CpuKernel[16];
+    private Descriptor[] descriptors = new Descriptor[16];
+    private long[] work = new long[16];
+    private Kernel[] sources = new Kernel[16];
+    private int count;
     private Batch batch;
-    private final ArrayList<Kernel> recorded = new ArrayList<>();
+    /** Whether the batch holds entries another thread already ran (it cannot clear a batch it does not own). */
+    private boolean batchStale;
     private final ArrayList<Storage> temporaries = new ArrayList<>();
+    /** Storage the recording pinned (each once), unpinned when it ran: closed meanwhile, its block waits for it. */
+    private final ArrayList<Storage> pinned = new ArrayList<>();
+    private Recording current = new Recording(this);
+    private final KernelOperands operands = new KernelOperands();
+    /** Set when storage a recorded kernel touches was freed unpinned: the recording must not run. */
+    private String poisoned;
 
     Recorder(CpuBackend backend, boolean lazy, int capacity) {
         this.backend = backend;
         this.lazy = lazy;
         this.capacity = capacity;
-        chunks.add(arena.allocate(CHUNK_BYTES, 64));
+    }
+
+    /** The lock its thread holds while recording or running, and another thread while running it. */
+    ReentrantLock lock() {
+        return lock;
+    }
+
+    /** The recording that kernels submitted now belong to (guarded by the lock). */
+    Recording current() {
+        return current;
     }
 
     /** Room for a descriptor of {@code words} words that stays valid until the recording has run. */
     Descriptor descriptor(int words) {
         long bytes = 8L * words;
+        if (chunks.isEmpty()) chunks.add(arena.allocate(CHUNK_BYTES, 64)); // a thread that only allocates needs none
         if (used + bytes > CHUNK_BYTES) {
             chunk++;
             used = 0;
@@ -78,30 +109,46 @@ final class Recorder {
 
     /** Runs {@code kernel} on {@code d} now (eager mode) or later (lazy); {@code source} is what it computes. */
     void submit(CpuKernel kernel, Descriptor d, long work, Kernel source) {
-        recorded.add(source);
         backend.countKernel(source);
         if (!lazy) {
             try {
-                runNow(kernel, d, work, 0);
+                backend.countCrossing(1);
+                long status = kernel.call(d.segment(), work >= CRITICAL_WORK);
+                if (status != 0) throw failed(source, status, null);
             } finally {
-                recorded.clear();
                 chunk = 0;
                 used = 0;
             }
             return;
         }
-        if ((batch == null || batch.size() == 0) && pending < DIRECT_MAX) {
-            pendingKernels[pending] = kernel;
-            pendingDescriptors[pending] = d;
-            pendingWork[pending] = work;
-            pending++;
-            return;
+        if (batchStale) {
+            batch.clear();
+            batchStale = false;
         }
+        add(kernel, d, work, source);
+        if (count <= DIRECT_MAX) return;
         if (batch == null) batch = Batch.create(BatchMode.STANDARD, Math.min(capacity, 256));
-        for (int i = 0; i < pending; i++) record(pendingKernels[i], pendingDescriptors[i]);
-        clearPending();
-        record(kernel, d);
+        if (count == DIRECT_MAX + 1) {
+            for (int i = 0; i < count; i++) record(kernels[i], descriptors[i]);
+        } else {
+            record(kernel, d);
+        }
         if (batch.size() >= capacity) flush();
+    }
+
+    private void add(CpuKernel kernel, Descriptor d, long w, Kernel source) {
+        if (count == kernels.length) {
+            int n = count * 2;
+            kernels = Arrays.copyOf(kernels, n);
+            descriptors = Arrays.copyOf(descriptors, n);
+            work = Arrays.copyOf(work, n);
+            sources = Arrays.copyOf(sources, n);
+        }
+        kernels[count] = kernel;
+        descriptors[count] = d;
+        work[count] = w;
+        sources[count] = source;
+        count++;
     }
 
     /** A contiguous copy of {@code o} (recorded before whatever uses it), freed after the recording runs. */
@@ -128,7 +175,7 @@ final class Recorder {
         if (!lazy) reset();
     }
 
-    /** Runs what is recorded and closes the batch. */
+    /** Runs what is recorded and closes the batch (on the recorder's own thread, holding the lock). */
     void sync() {
         try {
             flush();
@@ -136,22 +183,30 @@ final class Recorder {
             if (batch != null) {
                 Batch b = batch;
                 batch = null;
+                batchStale = false;
                 b.close();
             }
         }
     }
 
-    /** Runs what is recorded; the batch (if any) stays open for the next recording. */
+    /** Runs what is recorded; the batch (if any) stays open for the next recording. Holding the lock. */
     void flush() {
         try {
-            if (pending > 0) {
-                for (int i = 0; i < pending; i++) runNow(pendingKernels[i], pendingDescriptors[i], pendingWork[i], i);
-            } else if (batch != null && batch.size() > 0) {
-                backend.countCrossing(batch.size());
-                try {
-                    batch.run();
-                } catch (BatchFailedException e) {
-                    throw failed(recorded.get(e.index()), e.code(), e);
+            if (poisoned != null) {
+                throw new IllegalStateException("cpu backend: the kernels recorded on thread '" + thread.getName()
+                        + "' were not run: " + poisoned + " was freed by another thread while a kernel on it was being recorded; "
+                        + "expected every thread to finish with a tensor before one closes it");
+            }
+            if (count > 0) {
+                if (count <= DIRECT_MAX || Thread.currentThread() != thread) {
+                    for (int i = 0; i < count; i++) runNow(i);
+                } else {
+                    backend.countCrossing(batch.size());
+                    try {
+                        batch.run();
+                    } catch (BatchFailedException e) {
+                        throw failed(sources[e.index()], e.code(), e);
+                    }
                 }
             }
         } finally {
@@ -159,34 +214,100 @@ final class Recorder {
         }
     }
 
+    /**
+     * Runs {@code recording} if it has not run, from any thread: what another thread calls before it
+     * reads, frees or computes on storage a kernel of {@code recording} touches.
+     */
+    void runFor(Recording recording) {
+        if (recording.ran) return;
+        lock.lock();
+        try {
+            if (!recording.ran) flush();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Pins {@code s} until the current recording ran, unless the recording pinned it already (holding
+     * the lock): a close on another thread makes the tensor unusable at once, but its block goes back
+     * to the pool only after the waiting kernels ran.
+     *
+     * @throws dev.panamax.core.memory.HandleReleasedException when the storage is already freed
+     */
+    void pin(Storage s, Track t) {
+        if (t.pinnedIn == current) return;
+        s.buffer().pin();
+        pinned.add(s);
+        t.pinnedIn = current;
+    }
+
+    /**
+     * {@link #pin} once more after the kernel was recorded, in case it started a new recording
+     * halfway; storage freed in between poisons the recording (its next run fails instead of writing
+     * a block another tensor may hold).
+     */
+    void repin(Storage s, Track t) {
+        if (t.pinnedIn == current) return;
+        try {
+            pin(s, t);
+        } catch (IllegalStateException freed) {
+            poisoned = s.toString();
+        }
+    }
+
+    /** The reusable gatherer of one kernel's operands (its own thread only). */
+    KernelOperands operands() {
+        return operands;
+    }
+
+    /** Runs whatever is recorded now, from any thread (a thread about to overwrite storage this one made). */
+    void runPending() {
+        lock.lock();
+        try {
+            if (count > 0 || current.noted) flush();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void record(CpuKernel kernel, Descriptor d) {
         batch.add(kernel.recorder().thunk()).params().setAddress(0, d.segment());
     }
 
-    /** Runs one kernel now; {@code index} is its position in the recording (to name it if it fails). */
-    private void runNow(CpuKernel kernel, Descriptor d, long work, int index) {
+    /** Runs native kernel {@code index} of the recording now. */
+    private void runNow(int index) {
         backend.countCrossing(1);
-        long status = kernel.call(d.segment(), work >= CRITICAL_WORK);
-        if (status != 0) throw failed(recorded.get(index), status, null);
-    }
-
-    private void clearPending() {
-        for (int i = 0; i < pending; i++) {
-            pendingKernels[i] = null;
-            pendingDescriptors[i] = null;
-        }
-        pending = 0;
+        long status = kernels[index].call(descriptors[index].segment(), work[index] >= CRITICAL_WORK);
+        if (status != 0) throw failed(sources[index], status, null);
     }
 
     private void reset() {
-        clearPending();
-        recorded.clear();
+        poisoned = null;
+        Arrays.fill(kernels, 0, count, null);
+        Arrays.fill(descriptors, 0, count, null);
+        Arrays.fill(sources, 0, count, null);
+        count = 0;
         chunk = 0;
         used = 0;
-        if (batch != null) batch.clear();
+        if (batch != null && !batchStale) {
+            if (Thread.currentThread() == thread) batch.clear();
+            else batchStale = true; // cleared by its own thread
+        }
         if (!temporaries.isEmpty()) {
             for (Storage s : temporaries) s.close();
             temporaries.clear();
+        }
+        boolean pinnedAny = !pinned.isEmpty();
+        if (pinnedAny) {
+            for (Storage s : pinned) s.buffer().unpin();
+            pinned.clear();
+        }
+        Recording done = current;
+        if (done.noted || pinnedAny) { // a new recording, which pins afresh
+            done.ran = true; // after the kernels ran: a thread that sees it sees their results
+            if (done.shared) backend.ran(done);
+            current = new Recording(this);
         }
     }
 

@@ -12,7 +12,10 @@ import java.lang.invoke.MethodHandle;
 
 /**
  * One thread budget for the whole process: the number of cores the cpu backend computes on, set by
- * {@value #PROPERTY} (default: half the available processors, at least 1; on a 2-core machine, 1).
+ * {@value #PROPERTY} (default: half the available processors, at least 1; on a 2-core machine, 1;
+ * at most {@value #MAX_PER_PROCESSOR} per available processor: a larger number is refused, naming the
+ * setting and the range, rather than handed to libgomp, which ends the process when it cannot start
+ * the threads).
  *
  * <ul>
  *   <li>OpenMP: every parallel region of the kernels runs at most this many threads (and a region
@@ -38,13 +41,64 @@ public final class ThreadBudget {
     /** The system property that sets the budget. */
     public static final String PROPERTY = "panamax.threads";
 
-    private static final int THREADS = resolve(System.getProperty(PROPERTY), Runtime.getRuntime().availableProcessors());
+    /** How many threads per available processor the budget may be at most. */
+    public static final int MAX_PER_PROCESSOR = 4;
+
+    private static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
+
+    /**
+     * The budget, resolved from {@value #PROPERTY} when first asked for (not when {@link #check} or
+     * {@link #maximum} is used, so a front end may check a value, then set the property).
+     */
+    private static final class Resolved {
+        /** The budget, or 0 when the setting is invalid ({@link #SETTING_ERROR} says why). */
+        static final int THREADS;
+        static final String SETTING_ERROR;
+
+        static {
+            int threads = 0;
+            String error = null;
+            try {
+                threads = resolve(System.getProperty(PROPERTY), PROCESSORS);
+            } catch (IllegalArgumentException e) {
+                error = e.getMessage();
+            }
+            THREADS = threads;
+            SETTING_ERROR = error;
+        }
+
+        private Resolved() {}
+    }
 
     private ThreadBudget() {}
 
-    /** The number of threads the kernels compute on. */
+    /**
+     * The number of threads the kernels compute on.
+     *
+     * @throws IllegalArgumentException when {@value #PROPERTY} is not a whole number from 1 to {@link #maximum()}
+     */
     public static int threads() {
-        return THREADS;
+        if (Resolved.SETTING_ERROR != null) throw new IllegalArgumentException(Resolved.SETTING_ERROR);
+        return Resolved.THREADS;
+    }
+
+    /**
+     * The largest budget allowed here: {@value #MAX_PER_PROCESSOR} threads per available processor.
+     * More only makes threads wait for cores, and a number libgomp cannot start ends the process
+     * (it exits when a thread fails to start), so a larger setting is refused before any starts.
+     */
+    public static int maximum() {
+        return maximum(PROCESSORS);
+    }
+
+    /**
+     * {@code threads} if it is a budget allowed here (1 to {@link #maximum()});
+     * {@code setting} names where it came from in the error otherwise.
+     *
+     * @throws IllegalArgumentException naming the setting, the value and the allowed range
+     */
+    public static int check(String setting, long threads) {
+        return check(setting, threads, PROCESSORS);
     }
 
     /** How many threads OpenMP actually gives a region of the kernels at full work (loads them). */
@@ -59,14 +113,27 @@ public final class ThreadBudget {
     /** The budget for {@code property} on a machine with {@code processors} CPUs. */
     static int resolve(String property, int processors) {
         if (property == null || property.isBlank()) return Math.max(1, processors / 2);
-        int n;
+        long n;
         try {
-            n = Integer.parseInt(property.strip());
+            n = Long.parseLong(property.strip());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(PROPERTY + " must be a whole number of threads, at least 1: got '" + property + "'");
+            throw new IllegalArgumentException(PROPERTY + "='" + property + "': expected a whole number of threads from 1 to "
+                    + maximum(processors) + " (" + MAX_PER_PROCESSOR + " per available processor, " + processors + " here)");
         }
-        if (n < 1) throw new IllegalArgumentException(PROPERTY + " must be at least 1: got " + n);
-        return n;
+        return check(PROPERTY, n, processors);
+    }
+
+    static int check(String setting, long threads, int processors) {
+        if (threads < 1 || threads > maximum(processors)) {
+            throw new IllegalArgumentException(setting + "=" + threads + ": expected 1 to " + maximum(processors) + " threads ("
+                    + MAX_PER_PROCESSOR + " per available processor, " + processors + " here; more only wait for cores, and "
+                    + "libgomp ends the process when it cannot start one)");
+        }
+        return (int) threads;
+    }
+
+    private static int maximum(int processors) {
+        return MAX_PER_PROCESSOR * Math.max(1, processors);
     }
 
     /**
@@ -76,11 +143,12 @@ public final class ThreadBudget {
     static void beforeLoading() {
         NativeEnvironment.setIfUnset("OPENBLAS_NUM_THREADS", "1");
         OpenBlasCoreType.chooseBeforeLoading();
-        NativeEnvironment.setIfUnset("POCL_MAX_PTHREAD_COUNT", Integer.toString(THREADS));
+        NativeEnvironment.setIfUnset("POCL_MAX_PTHREAD_COUNT", Integer.toString(Math.max(1, Resolved.THREADS)));
     }
 
+    /** Sets the kernels' budget; with an invalid setting one thread (no backend is made then: {@link #threads()} fails). */
     static void applyTo(NativeLibrary kernels) {
-        setKernelThreads(kernels, THREADS);
+        setKernelThreads(kernels, Math.max(1, Resolved.THREADS));
     }
 
     /**
@@ -92,7 +160,7 @@ public final class ThreadBudget {
         try {
             action.run();
         } finally {
-            setKernelThreads(CpuKernel.Library.KERNELS, THREADS);
+            setKernelThreads(CpuKernel.Library.KERNELS, Math.max(1, Resolved.THREADS));
         }
     }
 

@@ -23,8 +23,12 @@ import java.util.Map;
  *   storage deliberately ({@code close}, the end of a {@code TensorScope}), and on
  *   {@code Tensor.sync()}. A failure of a recorded kernel surfaces from {@code sync}.</li>
  *   <li><b>Threads.</b> {@code execute} and {@code sync} may be called from any thread; a backend
- *   that records keeps one recording per thread or synchronizes, and a {@code sync} on one thread
- *   must at least complete what that thread submitted.</li>
+ *   that records keeps one recording per thread or synchronizes. Whichever thread recorded a kernel,
+ *   a kernel submitted on another thread sees its results (it runs after it when it reads what it
+ *   writes, and before nothing it reads is overwritten), {@link #sync(Storage)} completes every kernel
+ *   that touches the storage, and {@link #sync()} completes what this thread submitted and every
+ *   kernel of any thread that touches storage made on another thread. Results computed on one thread
+ *   are visible to the thread that syncs (a proper happens-before, not a hope).</li>
  * </ul>
  * Backends are found by {@link java.util.ServiceLoader} through {@link BackendProvider}; every
  * backend must give the same results as the {@code reference} backend on the same inputs (to float
@@ -45,8 +49,21 @@ public interface Backend {
     /** Runs {@code kernel}, now or (in submission order) by the next {@link #sync()}. */
     void execute(Kernel kernel);
 
-    /** Runs everything submitted so far on this thread; afterwards storage memory is current. */
+    /**
+     * Runs everything submitted so far on this thread (and what other threads submitted on storage
+     * shared between threads); afterwards storage memory is current, and storage may be freed.
+     */
     void sync();
+
+    /**
+     * Runs every submitted kernel, from any thread, that reads or writes {@code storage}, and what
+     * this thread submitted; afterwards this thread may read, write or free it. What the frontend
+     * calls before reading elements, writing them from Java or closing a tensor. By default
+     * {@link #sync()}, which is enough for a backend that runs kernels when submitted.
+     */
+    default void sync(Storage storage) {
+        sync();
+    }
 
     /** How many threads the backend computes with. */
     default int threads() {

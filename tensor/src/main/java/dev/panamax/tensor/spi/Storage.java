@@ -28,6 +28,7 @@ public final class Storage implements AutoCloseable {
     private final long length;
     private int version;
     private MemorySegment segment; // made on first use: native backends need only the address
+    private Object backendState;
 
     /**
      * Wraps {@code buffer} as {@code length} elements of {@code dtype}; the storage owns the buffer
@@ -109,6 +110,20 @@ public final class Storage implements AutoCloseable {
     /** Counts one in-place write (called by the frontend when it updates elements in place). */
     public void markModified() {
         version++;
+    }
+
+    /**
+     * What the backend that made this storage keeps about it (the {@code cpu} backend: which thread
+     * made it and which recording of kernels writes it, so that a read or free on another thread runs
+     * that recording first); null when nothing. The frontend never reads it.
+     */
+    public Object backendState() {
+        return backendState;
+    }
+
+    /** Sets what {@link #backendState()} returns; for the backend that made the storage. */
+    public void backendState(Object state) {
+        this.backendState = state;
     }
 
     public boolean isFreed() {

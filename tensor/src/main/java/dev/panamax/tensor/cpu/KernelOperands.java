@@ -1,0 +1,101 @@
+package dev.panamax.tensor.cpu;
+
+import dev.panamax.tensor.spi.Kernel;
+import dev.panamax.tensor.spi.Operand;
+import dev.panamax.tensor.spi.Storage;
+
+/**
+ * The storages one kernel reads and writes, gathered once per kernel (one type switch) into arrays
+ * its recorder's own thread reuses, so ordering a kernel against other threads' recordings allocates
+ * nothing.
+ */
+final class KernelOperands {
+    private static final int MAX = 4;
+
+    private final Storage[] storages = new Storage[MAX];
+    private final boolean[] writes = new boolean[MAX];
+    private int count;
+
+    /** Gathers {@code k}'s operands (inputs first); the previous kernel's are forgotten. */
+    KernelOperands of(Kernel k) {
+        count = 0;
+        switch (k) {
+            case Kernel.Fill f -> add(f.out(), true);
+            case Kernel.Unary u -> {
+                add(u.in(), false);
+                add(u.out(), true);
+            }
+            case Kernel.Binary b -> {
+                add(b.a(), false);
+                add(b.b(), false);
+                add(b.out(), true);
+            }
+            case Kernel.BinaryScalar b -> {
+                add(b.a(), false);
+                add(b.out(), true);
+            }
+            case Kernel.Where w -> {
+                add(w.cond(), false);
+                add(w.a(), false);
+                add(w.b(), false);
+                add(w.out(), true);
+            }
+            case Kernel.Reduce d -> {
+                add(d.in(), false);
+                add(d.out(), true);
+            }
+            case Kernel.MatMul m -> {
+                add(m.a(), false);
+                add(m.b(), false);
+                add(m.out(), true);
+            }
+            case Kernel.IndexSelect i -> {
+                add(i.in(), false);
+                add(i.index(), false);
+                add(i.out(), true);
+            }
+            case Kernel.IndexAdd i -> {
+                add(i.index(), false);
+                add(i.src(), false);
+                add(i.out(), true);
+            }
+            case Kernel.AdamStep a -> {
+                add(a.grad(), false);
+                add(a.param(), true);
+                add(a.m(), true);
+                add(a.v(), true);
+            }
+            case Kernel.CrossEntropy c -> {
+                add(c.logits(), false);
+                add(c.labels(), false);
+                add(c.loss(), true);
+                if (c.grad() != null) add(c.grad(), true);
+            }
+        }
+        return this;
+    }
+
+    int count() {
+        return count;
+    }
+
+    Storage storage(int i) {
+        return storages[i];
+    }
+
+    boolean writes(int i) {
+        return writes[i];
+    }
+
+    /** Drops the references (the storages stay reachable only through what holds them). */
+    void clear() {
+        for (int i = 0; i < count; i++) storages[i] = null;
+        count = 0;
+    }
+
+    private void add(Operand o, boolean written) {
+        storages[count] = o.storage();
+        writes[count] = written;
+        count++;
+    }
+}

@@ -1,0 +1,40 @@
+package dev.panamax.tensor.cpu;
+
+import dev.panamax.testsupport.ChildJvm;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link LazyTensorsAcrossThreads} in child JVMs: random sequences of lazy tensor operations from four
+ * threads over shared tensors end without a crash, a wrong value or an exception other than the one a
+ * tensor freed by another thread gives.
+ */
+class LazyAcrossThreadsMisuseTest {
+    @ParameterizedTest
+    @ValueSource(longs = {1, 26, 4242})
+    void randomSequencesEndWithoutACrashOrAWrongValue(long seed, @TempDir Path dir) throws Exception {
+        ChildJvm child = ChildJvm.run(LazyTensorsAcrossThreads.class,
+                List.of("-XX:ErrorFile=" + dir.resolve("hs_err_%p.log")), Long.toString(seed), "4", "400");
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(), files.toList(), "the JVM crashed:\n" + child.output());
+        }
+        assertEquals(0, child.exitCode(), child.output());
+        assertTrue(child.output().contains("seed=" + seed + " ok "), child.output());
+        System.out.println(child.output().strip());
+    }
+
+    @org.junit.jupiter.api.Test
+    void aSecondThreadReadsWhatTheFirstRecordedWhileItWasAlone() throws Exception {
+        ChildJvm child = ChildJvm.run(SecondThreadReadsWhatOneThreadRecordedAlone.class, List.of());
+        assertEquals(0, child.exitCode(), child.output());
+        assertTrue(child.output().contains("ok"), child.output());
+    }
+}
