@@ -1,5 +1,6 @@
 package dev.panamax.compute;
 
+import dev.panamax.core.memory.NativeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -8,10 +9,14 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /** What each kind of argument accepts, precomputed per pipeline for the CHECKED encoder's one-pass check. */
 class ArgumentAcceptanceTest {
-    /** A pipeline of the given arguments and nothing else. */
+    /** A pipeline of the given arguments and nothing else; its native object a few bytes of memory. */
     static final class Described extends ComputePipeline {
         Described(List<ArgumentInfo> arguments) {
-            super(null, "described", arguments);
+            this(arguments, NativeBuffer.allocate(8));
+        }
+
+        private Described(List<ArgumentInfo> arguments, NativeBuffer object) {
+            super(null, "described", arguments, object);
         }
 
         @Override
@@ -29,9 +34,6 @@ class ArgumentAcceptanceTest {
             return "pipeline 'described'";
         }
 
-        @Override
-        protected void free() {
-        }
     }
 
     @Test
@@ -61,8 +63,10 @@ class ArgumentAcceptanceTest {
 
     @Test
     void argumentsOutOfOrderAreRefused() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Described(List.of(
-                new ArgumentInfo(1, "x", AddressSpace.DEVICE, "float*", -1, ValueType.NONE))));
-        assertTrue(e.getMessage().contains("argument 0 of 'described' says it is 1"), e.getMessage());
+        try (NativeBuffer object = NativeBuffer.allocate(8)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Described(List.of(
+                    new ArgumentInfo(1, "x", AddressSpace.DEVICE, "float*", -1, ValueType.NONE)), object));
+            assertTrue(e.getMessage().contains("argument 0 of 'described' says it is 1"), e.getMessage());
+        }
     }
 }
