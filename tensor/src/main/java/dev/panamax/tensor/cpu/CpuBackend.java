@@ -86,15 +86,20 @@ public final class CpuBackend implements Backend {
     }
 
     /**
-     * A recorder for the calling thread. The second lazy recorder of the process runs what the first
-     * recorded alone (without noting what its kernels touch), so every thread sees its results.
+     * A recorder for the calling thread. Every later lazy recorder of the process runs what the first
+     * recorded alone (without noting what its kernels touch) before its thread goes on, so every
+     * thread sees its results: not only the second, since a third thread starting while the second is
+     * still running it would otherwise read the storage before those kernels wrote it.
      */
     private Recorder newRecorder() {
         Recorder r = new Recorder(this, lazy, capacity);
         if (!lazy) return r;
-        int n = RECORDERS.incrementAndGet();
-        if (n == 1) first = r;
-        else if (n == 2) first.runPending();
+        Recorder alone;
+        synchronized (RECORDERS) { // so a second thread never sees the count before the first is set
+            if (RECORDERS.incrementAndGet() == 1) first = r;
+            alone = first;
+        }
+        if (alone != r) alone.runPending(); // under the first's lock: waits for a kernel it is recording alone
         return r;
     }
 

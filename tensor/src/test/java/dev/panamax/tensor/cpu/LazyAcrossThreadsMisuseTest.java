@@ -37,4 +37,11 @@ class LazyAcrossThreadsMisuseTest {
         assertEquals(0, child.exitCode(), child.output());
         assertTrue(child.output().contains("ok"), child.output());
     }
+
+    @org.junit.jupiter.api.Test
+    void threadsReleasedAtOnceAllReadWhatTheFirstRecordedWhileItWasAlone() throws Exception {
+        ChildJvm child = ChildJvm.run(ManyThreadsReadWhatOneThreadRecordedAlone.class, List.of(), "8");
+        assertEquals(0, child.exitCode(), child.output());
+        assertTrue(child.output().contains("ok"), child.output());
+    }
 }
