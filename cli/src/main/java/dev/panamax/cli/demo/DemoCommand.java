@@ -102,6 +102,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         refuseNonRegular("--plot", plot);
         refuseNonRegular("--json", json);
+        refuseSameFile(plot, json);
 
         LabeledData all;
         try {
@@ -194,6 +195,23 @@ public final class DemoCommand implements Callable<Integer> {
         String kind = Files.isDirectory(file) ? "a directory" : "not a regular file (a device, pipe or socket)";
         throw new CommandLine.ParameterException(spec.commandLine(), option + "=" + file + ": it exists and is " + kind
                 + "; expected a regular file or a new file's path (nothing was written or deleted)");
+    }
+
+    /** Refuses, before training, --plot and --json naming one file (the JSON would replace the picture). */
+    private void refuseSameFile(Path plot, Path json) {
+        if (plot == null || json == null) return;
+        boolean same = plot.toAbsolutePath().normalize().equals(json.toAbsolutePath().normalize());
+        if (!same && Files.exists(plot) && Files.exists(json)) {
+            try {
+                same = Files.isSameFile(plot, json);
+            } catch (java.io.IOException e) {
+                // unreadable: the writes will say so
+            }
+        }
+        if (same) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--plot=" + plot + " and --json=" + json
+                    + " are the same file; expected two different files (the JSON would replace the picture; nothing was written)");
+        }
     }
 
     static String describe(BridgeStats s) {

@@ -197,6 +197,16 @@ class DemoCommandTest {
     }
 
     @Test
+    void plotAndJsonOntoOneFileAreRefusedBeforeTraining(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("out.json"), "mine");
+        Run r = demo(with(SHORT, "--backend", "reference", "--plot", file.toString(), "--json", dir.resolve("x/../out.json").toString()));
+        assertEquals(2, r.exit(), r.out());
+        assertTrue(r.err().contains("are the same file; expected two different files"), r.err());
+        assertFalse(r.out().contains("accuracy  "), "refused before training: " + r.out());
+        assertEquals("mine", Files.readString(file));
+    }
+
+    @Test
     void aFailedWriteKeepsTheSummaryOnTheTerminalAndExitsNonZero(@TempDir Path dir) throws IOException {
         Path notADirectory = Files.writeString(dir.resolve("file"), "not a directory");
         Path png = notADirectory.resolve("demo.png"), json = dir.resolve("demo.json");
