@@ -37,7 +37,12 @@ final class InPlace {
         Ops.check(op, t, other);
         fitsInto(op, t, other);
         if (other.dtype() == t.dtype() && (kind != BinaryOp.DIV || t.dtype().isFloating())) {
-            t.backend.execute(new Kernel.Binary(kind, t.operand(), t.operand(), other.operandAs(t.shape)));
+            Tensor whole = readWhole(t, other);
+            try {
+                t.backend.execute(new Kernel.Binary(kind, t.operand(), t.operand(), (whole == null ? other : whole).operandAs(t.shape)));
+            } finally {
+                if (whole != null) whole.close();
+            }
             t.storage.markModified();
             return t;
         }
@@ -72,8 +77,28 @@ final class InPlace {
         check("copyFrom", t);
         Ops.check("copyFrom", t, source);
         fitsInto("copyFrom", t, source);
-        t.backend.execute(new Kernel.Unary(UnaryOp.COPY, t.operand(), source.operandAs(t.shape)));
+        Tensor whole = readWhole(t, source);
+        try {
+            t.backend.execute(new Kernel.Unary(UnaryOp.COPY, t.operand(), (whole == null ? source : whole).operandAs(t.shape)));
+        } finally {
+            if (whole != null) whole.close();
+        }
         t.storage.markModified();
         return t;
+    }
+
+    /**
+     * A copy of {@code source} when it is another view of {@code t}'s storage (say {@code t[1:]} and
+     * {@code t[:-1]}), so the update reads the source as it was before any element was written, as
+     * NumPy does, on every backend (a kernel walking the elements in order would otherwise read what
+     * it wrote, and a backend that walks them otherwise would give another answer); null when the
+     * storage differs or the view is the same one (each element then reads only itself).
+     */
+    private static Tensor readWhole(Tensor t, Tensor source) {
+        if (source.storage != t.storage) return null;
+        if (source.offset == t.offset && source.shape.equals(t.shape) && java.util.Arrays.equals(source.strides, t.strides)) return null;
+        try (var off = Autograd.noGrad()) {
+            return Movement.copyAs(source, source.dtype());
+        }
     }
 }

@@ -439,6 +439,30 @@ public abstract class BackendContract extends ScopedTest {
     }
 
     @Test
+    void inPlaceUpdatesFromAnOverlappingViewReadTheSourceWhole() {
+        expect("copyFrom t[:-1] into t[1:]", () -> {
+            Tensor t = Tensor.of(new float[] {1, 2, 3, 4});
+            t.slice(0, 1, 4, 1).copyFrom(t.slice(0, 0, 3, 1));
+            return t;
+        }, DType.F32, 1, 1, 2, 3);
+        expect("addInPlace t[:-1] into t[1:]", () -> {
+            Tensor t = Tensor.of(new float[] {1, 2, 3, 4});
+            t.slice(0, 1, 4, 1).addInPlace(t.slice(0, 0, 3, 1));
+            return t;
+        }, DType.F32, 1, 3, 5, 7);
+        expect("copyFrom t[1:] into t[:-1]", () -> {
+            Tensor t = Tensor.of(new int[] {1, 2, 3, 4});
+            t.slice(0, 0, 3, 1).copyFrom(t.slice(0, 1, 4, 1));
+            return t;
+        }, DType.I32, 2, 3, 4, 4);
+        expect("copyFrom the transpose of itself", () -> {
+            Tensor t = Tensor.of(new float[] {1, 2, 3, 4}, 2, 2);
+            t.copyFrom(t.t());
+            return t;
+        }, DType.F32, 1, 3, 2, 4);
+    }
+
+    @Test
     void longChainsOfSmallOps() {
         agree("chain", x -> {
             Tensor t = x[0];
