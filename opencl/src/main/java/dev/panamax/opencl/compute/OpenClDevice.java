@@ -97,7 +97,18 @@ final class OpenClDevice implements ComputeDevice {
     @Override
     public Library newLibrary(String source, String options) {
         if (source == null || source.isBlank()) throw new IllegalArgumentException("kernel source is empty");
+        refuseNul("kernel source", source);
+        if (options != null) refuseNul("build options", options);
         return new OpenClLibrary(this, programs.acquire(source, options), new TypeSizes(this, source, options));
+    }
+
+    /** OpenCL reads the source and the options as C strings: whatever follows a NUL would be dropped without a word. */
+    private static void refuseNul(String what, String text) {
+        int at = text.indexOf('\0');
+        if (at < 0) return;
+        long line = text.substring(0, at).chars().filter(c -> c == '\n').count() + 1;
+        throw new IllegalArgumentException(what + " has a NUL character at offset " + at + " (line " + line + "): OpenCL would read "
+                + "only what comes before it and drop the rest (" + (text.length() - at - 1) + " characters); expected text without NUL");
     }
 
     @Override

@@ -48,4 +48,15 @@ class BuildFailureTest {
             assertFalse(e.getMessage().lines().findFirst().orElse("").contains("x[0]"), directive + ": " + e.getMessage());
         }
     }
+
+    @Test
+    void aSourceOrOptionsWithANulAreRefusedNamingWhere() {
+        // OpenCL takes C strings: the second kernel would vanish and the library build without it
+        String source = "__kernel void k(__global float *x) { x[0] = 1; }\n\0__kernel void lost(__global float *x) { x[0] = 2; }\n";
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ComputeDevice.systemDefault().newLibrary(source));
+        assertTrue(e.getMessage().startsWith("kernel source has a NUL character at offset 49 (line 2)"), e.getMessage());
+        IllegalArgumentException o = assertThrows(IllegalArgumentException.class,
+                () -> ComputeDevice.systemDefault().newLibrary("__kernel void k(__global float *x) { x[0] = 1; }", "-DA=1\0 -DB=2"));
+        assertTrue(o.getMessage().startsWith("build options has a NUL character at offset 5 (line 1)"), o.getMessage());
+    }
 }
