@@ -85,12 +85,18 @@ public final class Npy {
             throw NpzDamage.describe(file, e);
         }
         Map<String, Tensor> out = new LinkedHashMap<>();
+        Map<String, String> entryNames = new java.util.HashMap<>();
         try (zip) {
             for (Enumeration<? extends ZipEntry> entries = zip.entries(); entries.hasMoreElements(); ) {
                 ZipEntry e = entries.nextElement();
                 if (e.isDirectory()) continue;
                 String name = e.getName().endsWith(".npy") ? e.getName().substring(0, e.getName().length() - 4) : e.getName();
                 String source = file + ", entry " + e.getName();
+                if (out.containsKey(name)) {
+                    throw new IOException(source + ": a second array named '" + name + "' (entries " + entryNames.get(name) + " and "
+                            + e.getName() + "); expected each name once, as np.savez writes (one would silently replace the other)");
+                }
+                entryNames.put(name, e.getName());
                 long length = e.getSize();
                 if (e.getMethod() == ZipEntry.DEFLATED && e.getCompressedSize() >= 0) {
                     // what the entry can really hold, whatever its size field claims

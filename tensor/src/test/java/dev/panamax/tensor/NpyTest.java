@@ -224,6 +224,21 @@ class NpyTest extends ScopedTest {
     }
 
     @Test
+    void anArchiveWithTwoArraysOfOneNameIsRefusedNamingBothEntries(@TempDir Path dir) throws IOException {
+        // np.load reads 'x.npy' and 'x' as the same key: one array would silently replace the other
+        Path npz = dir.resolve("twice.npz");
+        try (var zip = new java.util.zip.ZipOutputStream(Files.newOutputStream(npz))) {
+            for (String entry : new String[] {"x.npy", "x"}) {
+                zip.putNextEntry(new java.util.zip.ZipEntry(entry));
+                Npy.write(zip, Tensor.full(entry.length(), 2));
+                zip.closeEntry();
+            }
+        }
+        IOException e = assertThrows(IOException.class, () -> Npy.readNpz(npz));
+        assertTrue(e.getMessage().startsWith(npz + ", entry x: a second array named 'x' (entries x.npy and x)"), e.getMessage());
+    }
+
+    @Test
     void aFileThatIsNotAnArchiveSaysSo(@TempDir Path dir) throws IOException {
         Path text = dir.resolve("text.npz");
         Files.writeString(text, "x,y\n1,2\n");
