@@ -34,7 +34,8 @@ import java.util.zip.ZipOutputStream;
  * NumPy's {@code .npy} and {@code .npz} files, so arrays move between Python and Java without
  * conversion code. Reading takes any little- or big-endian bool, integer or float array in C or
  * Fortran order: {@code f4}, {@code f2}, {@code i4}, {@code i8} load as they are, {@code f8}
- * becomes f32, smaller integers (and bool) i32, {@code u4} and {@code u8} i64. A bool byte other
+ * becomes f32 (a finite value beyond f32's range is refused, not read as infinity), smaller
+ * integers (and bool) i32, {@code u4} and {@code u8} i64 (a {@code u8} value beyond i64 is refused). A bool byte other
  * than 0 reads as 1 (True), as NumPy reads it. Archives may be stored or deflated
  * ({@code np.savez} or {@code np.savez_compressed}). Writing gives version 1.0 files NumPy reads back
  * exactly, each written atomically ({@link AtomicFile}: the old file or the new one, never a part).
@@ -327,7 +328,15 @@ public final class Npy {
                 switch (e.kind + "" + e.size) {
                     case "f2" -> dst.setAtIndex(ValueLayout.JAVA_SHORT, at, b.getShort());
                     case "f4" -> dst.setAtIndex(ValueLayout.JAVA_FLOAT, at, b.getFloat());
-                    case "f8" -> dst.setAtIndex(ValueLayout.JAVA_FLOAT, at, (float) b.getDouble());
+                    case "f8" -> {
+                        double v = b.getDouble();
+                        float f = (float) v;
+                        if (Float.isInfinite(f) && !Double.isInfinite(v)) {
+                            throw new IOException(source + ": f8 value " + v + " of element " + at + " (offset " + (dataAt + at * 8)
+                                    + ") does not fit f32, which f8 arrays load as; expected at most " + Float.MAX_VALUE + " in magnitude");
+                        }
+                        dst.setAtIndex(ValueLayout.JAVA_FLOAT, at, f);
+                    }
                     case "b1" -> dst.setAtIndex(ValueLayout.JAVA_INT, at, b.get() != 0 ? 1 : 0); // as NumPy: nonzero is True
                     case "u1" -> dst.setAtIndex(ValueLayout.JAVA_INT, at, Byte.toUnsignedInt(b.get()));
                     case "i1" -> dst.setAtIndex(ValueLayout.JAVA_INT, at, b.get());

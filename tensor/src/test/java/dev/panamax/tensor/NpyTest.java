@@ -165,6 +165,20 @@ class NpyTest extends ScopedTest {
     }
 
     @Test
+    void anF8ValueBeyondF32IsRefusedNotReadAsInfinity(@TempDir Path dir) throws IOException {
+        java.nio.ByteBuffer data = java.nio.ByteBuffer.allocate(32).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        data.putDouble(0.5).putDouble(Double.POSITIVE_INFINITY).putDouble(Double.NaN).putDouble(-1e300);
+        Path file = dir.resolve("f8.npy");
+        Files.write(file, npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4,), }", data.array()));
+        IOException e = assertThrows(IOException.class, () -> Npy.load(file));
+        assertTrue(e.getMessage().startsWith(file + ": f8 value -1.0E300 of element 3 (offset 152) does not fit f32"), e.getMessage());
+        Path fits = dir.resolve("fits.npy");
+        Files.write(fits, npy("{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }", Arrays.copyOf(data.array(), 24)));
+        float[] read = Npy.load(fits).toFloatArray();
+        assertArrayEquals(new float[] {0.5f, Float.POSITIVE_INFINITY, Float.NaN}, read, "infinities and NaN load as they are");
+    }
+
+    @Test
     void boolBytesOtherThanZeroReadAsTrueAsNumpyReadsThem(@TempDir Path dir) throws IOException {
         Path file = dir.resolve("b.npy");
         Files.write(file, npy("{'descr': '|b1', 'fortran_order': False, 'shape': (4,), }", new byte[] {2, 0, 1, (byte) 255}));
