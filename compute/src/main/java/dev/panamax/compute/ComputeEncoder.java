@@ -103,9 +103,13 @@ public final class ComputeEncoder implements AutoCloseable {
      * buffer to a buffer argument (Metal's {@code setBytes}); read now, so the array may change after.
      */
     public ComputeEncoder setBytes(int index, byte[] bytes) {
+        return bytes(index, bytes == null ? null : bytes.clone(), Argument.Elements.BYTES);
+    }
+
+    private ComputeEncoder bytes(int index, byte[] bytes, Argument.Elements elements) {
         owner.ensureOpenForCommands(this);
         if (bytes == null || bytes.length == 0) throw new EncodingException(at(index) + ": setBytes needs at least one byte");
-        put(index, new Argument.BytesArgument(bytes.clone()));
+        put(index, new Argument.BytesArgument(bytes, elements));
         return this;
     }
 
@@ -114,18 +118,24 @@ public final class ComputeEncoder implements AutoCloseable {
         return setBytes(index, bytes.toArray(ValueLayout.JAVA_BYTE));
     }
 
-    /** Binds a copy of {@code values}, as {@link #setBytes(int, byte[])}. */
+    /**
+     * Binds a copy of {@code values}, as {@link #setBytes(int, byte[])}; CHECKED, an argument whose
+     * elements are integers (an {@code int}, an {@code int4}) refuses floats.
+     */
     public ComputeEncoder setFloats(int index, float... values) {
         byte[] b = new byte[values.length * Float.BYTES];
         MemorySegment.copy(values, 0, MemorySegment.ofArray(b), ValueLayout.JAVA_FLOAT_UNALIGNED, 0, values.length);
-        return setBytes(index, b);
+        return bytes(index, b, Argument.Elements.FLOATS);
     }
 
-    /** Binds a copy of {@code values}, as {@link #setBytes(int, byte[])}. */
+    /**
+     * Binds a copy of {@code values}, as {@link #setBytes(int, byte[])}; CHECKED, an argument whose
+     * elements are floating-point (a {@code float}, a {@code float4}) refuses integers.
+     */
     public ComputeEncoder setInts(int index, int... values) {
         byte[] b = new byte[values.length * Integer.BYTES];
         MemorySegment.copy(values, 0, MemorySegment.ofArray(b), ValueLayout.JAVA_INT_UNALIGNED, 0, values.length);
-        return setBytes(index, b);
+        return bytes(index, b, Argument.Elements.INTS);
     }
 
     /** A 4-byte {@code int} (or {@code uint}) by value. */
@@ -293,7 +303,8 @@ public final class ComputeEncoder implements AutoCloseable {
             fine = switch (a) {
                 case Argument.BufferArgument b -> (accepted & ComputePipeline.BUFFER) != 0 && !b.buffer().isClosed();
                 case Argument.BytesArgument b -> (accepted & ComputePipeline.BUFFER) != 0
-                        || ((accepted & ComputePipeline.BYTES) != 0 && fitsValue(sizes[i], b.bytes().length));
+                        || ((accepted & ComputePipeline.BYTES) != 0 && (accepted & elementsBit(b.elements())) != 0
+                        && fitsValue(sizes[i], b.bytes().length));
                 case Argument.ScalarArgument s -> (accepted & (s.floating() ? ComputePipeline.FLOAT : ComputePipeline.INTEGER)) != 0
                         && fitsValue(sizes[i], s.bytes());
                 case Argument.ThreadgroupMemory t -> {
@@ -306,6 +317,14 @@ public final class ComputeEncoder implements AutoCloseable {
         if (!fine) refuseArguments(args, p.arguments());
         if (threadgroupBytes > 0 && threadgroupBytes + p.staticThreadgroupMemoryLength() > info.maxThreadgroupMemoryLength())
             refuseThreadgroupMemory(args, threadgroupBytes);
+    }
+
+    private static int elementsBit(Argument.Elements elements) {
+        return switch (elements) {
+            case BYTES -> ComputePipeline.BYTES;
+            case INTS -> ComputePipeline.INTS;
+            case FLOATS -> ComputePipeline.FLOATS;
+        };
     }
 
     private boolean fitsValue(long expected, long bytes) {
@@ -362,6 +381,11 @@ public final class ComputeEncoder implements AutoCloseable {
             if (!fits)
                 throw new EncodingException(argument(ai) + " takes " + expectedValue(ai) + ", got " + kind(s));
         }
+        if (a instanceof Argument.BytesArgument b && !unknown && b.elements() != Argument.Elements.BYTES) {
+            int accepted = ComputePipeline.accepts(ai);
+            if ((accepted & ComputePipeline.BYTES) != 0 && (accepted & elementsBit(b.elements())) == 0)
+                throw new EncodingException(argument(ai) + " takes " + expectedValue(ai) + ", got " + kind(b));
+        }
         long n = a.valueBytes();
         if (n < 0) return;
         if (ai.valueBytes() >= 0 && n != ai.valueBytes())
@@ -373,10 +397,10 @@ public final class ComputeEncoder implements AutoCloseable {
 
     private static String expectedValue(ArgumentInfo ai) {
         return switch (ai.valueType()) {
-            case INTEGER -> "an integer: setInt, setLong or setShort of its size, or setBytes";
-            case FLOAT -> "a floating-point value: setFloat or setDouble of its size, or setBytes";
+            case INTEGER -> "an integer: setInt, setLong or setShort of its size, or setBytes or setInts";
+            case FLOAT -> "a floating-point value: setFloat or setDouble of its size, or setBytes or setFloats";
             case HALF -> "a half: setShort with its bits, or setBytes";
-            case VECTOR -> "a vector: setBytes, setFloats or setInts of its size";
+            case VECTOR -> "a vector: setBytes, or " + (ComputePipeline.floatingElements(ai) ? "setFloats" : "setInts") + " of its size";
             case OTHER, NONE -> "a value: setBytes of its size";
         };
     }
@@ -439,7 +463,11 @@ public final class ComputeEncoder implements AutoCloseable {
             case Argument.BufferArgument b -> b.buffer().describe();
             case Argument.ScalarArgument s -> "a " + s.bytes() + "-byte " + (s.floating() ? "floating-point" : "integer") + " value ("
                     + setter(s) + ")";
-            case Argument.BytesArgument b -> b.bytes().length + " bytes";
+            case Argument.BytesArgument b -> switch (b.elements()) {
+                case BYTES -> b.bytes().length + " bytes";
+                case INTS -> b.bytes().length / Integer.BYTES + " integers (setInts)";
+                case FLOATS -> b.bytes().length / Float.BYTES + " floats (setFloats)";
+            };
             case Argument.ThreadgroupMemory t -> "threadgroup memory";
         };
     }

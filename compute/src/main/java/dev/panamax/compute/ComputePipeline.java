@@ -8,7 +8,7 @@ import java.util.List;
  */
 public abstract class ComputePipeline extends Resource {
     /** What an argument accepts, one bit per kind of binding: the CHECKED encoder's one-pass check reads them. */
-    static final byte BUFFER = 1, THREADGROUP = 2, BYTES = 4, INTEGER = 8, FLOAT = 16;
+    static final byte BUFFER = 1, THREADGROUP = 2, BYTES = 4, INTEGER = 8, FLOAT = 16, INTS = 32, FLOATS = 64;
 
     private final String name;
     private final List<ArgumentInfo> arguments;
@@ -33,19 +33,26 @@ public abstract class ComputePipeline extends Resource {
         }
     }
 
-    private static byte accepts(ArgumentInfo ai) {
+    /** What an argument accepts: a buffer, threadgroup memory, raw bytes, integer or floating scalars, ints or floats (setInts, setFloats). */
+    static byte accepts(ArgumentInfo ai) {
         return switch (ai.addressSpace()) {
             case DEVICE, CONSTANT -> BUFFER;
             case THREADGROUP -> THREADGROUP;
             case IMAGE, SAMPLER, OBJECT -> 0;
-            case UNKNOWN -> BUFFER | THREADGROUP | BYTES | INTEGER | FLOAT;
+            case UNKNOWN -> BUFFER | THREADGROUP | BYTES | INTEGER | FLOAT | INTS | FLOATS;
             case VALUE -> switch (ai.valueType()) {
-                case INTEGER, HALF -> BYTES | INTEGER;
-                case FLOAT -> BYTES | FLOAT;
-                case VECTOR -> BYTES;
-                case OTHER, NONE -> BYTES | INTEGER | FLOAT;
+                case INTEGER, HALF -> BYTES | INTEGER | INTS;
+                case FLOAT -> BYTES | FLOAT | FLOATS;
+                case VECTOR -> (byte) (BYTES | (floatingElements(ai) ? FLOATS : INTS));
+                case OTHER, NONE -> BYTES | INTEGER | FLOAT | INTS | FLOATS;
             };
         };
+    }
+
+    /** Whether a vector's elements are floating-point ({@code float4}, {@code double2}, {@code half8}). */
+    static boolean floatingElements(ArgumentInfo ai) {
+        String t = ai.typeName().strip();
+        return t.startsWith("float") || t.startsWith("double") || t.startsWith("half");
     }
 
     /** The function's name. */

@@ -2,9 +2,10 @@ package dev.panamax.compute;
 
 /**
  * What a by-value argument holds, which decides the setters a CHECKED command buffer accepts for
- * it. {@link ComputeEncoder#setBytes} (and {@code setInts}, {@code setFloats}) of the right size fits
- * every value; a typed scalar fits only its own kind, so {@code setInt} on a {@code float} is
- * refused instead of passing an integer's bits as a float.
+ * it. {@link ComputeEncoder#setBytes} of the right size fits every value; a typed scalar fits only
+ * its own kind, so {@code setInt} on a {@code float} is refused instead of passing an integer's bits
+ * as a float, and so do {@code setInts} and {@code setFloats} ({@code setInts} on a {@code float4}
+ * is refused; on a struct, either fits).
  */
 public enum ValueType {
     /** {@code char} to {@code ulong}, {@code size_t}: {@code setInt}, {@code setLong}, {@code setShort} of its size. */
@@ -13,7 +14,7 @@ public enum ValueType {
     FLOAT,
     /** {@code half}: {@code setShort} with its bits. */
     HALF,
-    /** A vector ({@code float4}, {@code int2}): {@code setBytes}, {@code setFloats}, {@code setInts} of its size. */
+    /** A vector ({@code float4}, {@code int2}): {@code setBytes} of its size, or {@code setFloats} or {@code setInts} as its elements are. */
     VECTOR,
     /**
      * A struct or a type the backend does not know by name (a typedef): {@code setBytes} or any scalar

@@ -48,13 +48,15 @@ class ArgumentAcceptanceTest {
                 new ArgumentInfo(6, "l", AddressSpace.THREADGROUP, "float*", -1, ValueType.NONE),
                 new ArgumentInfo(7, "img", AddressSpace.IMAGE, "image2d_t", -1, ValueType.NONE),
                 new ArgumentInfo(8, "smp", AddressSpace.SAMPLER, "sampler_t", -1, ValueType.NONE),
-                new ArgumentInfo(9, "", AddressSpace.UNKNOWN, "", -1, ValueType.OTHER)));
+                new ArgumentInfo(9, "", AddressSpace.UNKNOWN, "", -1, ValueType.OTHER),
+                new ArgumentInfo(10, "k", AddressSpace.VALUE, "int4", 16, ValueType.VECTOR)));
         try {
             byte b = ComputePipeline.BUFFER, t = ComputePipeline.THREADGROUP, v = ComputePipeline.BYTES,
-                    i = ComputePipeline.INTEGER, f = ComputePipeline.FLOAT;
-            assertArrayEquals(new byte[] {b, (byte) (v | f), (byte) (v | i), (byte) (v | i), v, (byte) (v | i | f), t, 0, 0,
-                    (byte) (b | t | v | i | f)}, p.accepts);
-            assertArrayEquals(new long[] {-1, 4, 4, 2, 16, 8, -1, -1, -1, -1}, p.valueBytes);
+                    i = ComputePipeline.INTEGER, f = ComputePipeline.FLOAT, is = ComputePipeline.INTS, fs = ComputePipeline.FLOATS;
+            // setInts fits integer scalars and vectors, setFloats floating ones; a struct (or no metadata) takes either
+            assertArrayEquals(new byte[] {b, (byte) (v | f | fs), (byte) (v | i | is), (byte) (v | i | is), (byte) (v | fs),
+                    (byte) (v | i | f | is | fs), t, 0, 0, (byte) (b | t | v | i | f | is | fs), (byte) (v | is)}, p.accepts);
+            assertArrayEquals(new long[] {-1, 4, 4, 2, 16, 8, -1, -1, -1, -1, 16}, p.valueBytes);
             assertEquals("9 (the driver gives no argument metadata: its kind and type are not checked)", p.arguments().get(9).describe());
         } finally {
             p.close();

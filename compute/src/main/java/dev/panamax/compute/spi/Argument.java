@@ -15,9 +15,25 @@ public sealed interface Argument {
 
     /**
      * Bytes by value, or, bound to a buffer argument, the contents of a transient buffer the backend
-     * makes for the run (Metal's {@code setBytes}).
+     * makes for the run (Metal's {@code setBytes}); {@code elements}: how they were given (raw bytes,
+     * or ints or floats, which a CHECKED encoder matches against the argument's element kind).
      */
-    record BytesArgument(byte[] bytes) implements Argument {}
+    record BytesArgument(byte[] bytes, Elements elements) implements Argument {
+        /** Raw bytes ({@code setBytes}). */
+        public BytesArgument(byte[] bytes) {
+            this(bytes, Elements.BYTES);
+        }
+    }
+
+    /** How the bytes of a {@link BytesArgument} were given. */
+    enum Elements {
+        /** {@code setBytes}: any value of its size. */
+        BYTES,
+        /** {@code setInts}: integers, for an integer scalar, an integer vector or a struct. */
+        INTS,
+        /** {@code setFloats}: floats, for a floating scalar, a floating vector or a struct. */
+        FLOATS
+    }
 
     /** Threadgroup (local) memory of {@code bytes}. */
     record ThreadgroupMemory(long bytes) implements Argument {}

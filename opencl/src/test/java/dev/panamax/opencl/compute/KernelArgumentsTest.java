@@ -112,6 +112,30 @@ class KernelArgumentsTest {
     }
 
     @Test
+    void setIntsAndSetFloatsAreCheckedAgainstTheElementKind() {
+        try (Library lib = device.newLibrary("""
+                __kernel void vec(float4 v, int2 k, float f, __global float *out) { out[0] = v.x + v.y + v.z + v.w + k.x + k.y + f; }
+                """); ComputePipeline vec = lib.newPipeline("vec"); Buffer out = device.newBuffer(new float[1])) {
+            EncodingException intsOnFloat4 = assertThrows(EncodingException.class, () -> encode(vec,
+                    enc -> enc.setInts(0, 1, 2, 3, 4).setInts(1, 5, 6).setFloat(2, 7).setBuffer(3, out).dispatchThreads(Size.of(1), Size.of(1))));
+            assertTrue(intsOnFloat4.getMessage().contains("(dispatch 'vec'): argument 0 'v' (float4) takes a vector: setBytes, or setFloats "
+                    + "of its size, got 4 integers (setInts)"), intsOnFloat4.getMessage());
+            EncodingException floatsOnInt2 = assertThrows(EncodingException.class, () -> encode(vec,
+                    enc -> enc.setFloats(0, 1, 2, 3, 4).setFloats(1, 5, 6).setFloat(2, 7).setBuffer(3, out).dispatchThreads(Size.of(1), Size.of(1))));
+            assertTrue(floatsOnInt2.getMessage().contains("argument 1 'k' (int2) takes a vector: setBytes, or setInts of its size, "
+                    + "got 2 floats (setFloats)"), floatsOnInt2.getMessage());
+            EncodingException intsOnFloat = assertThrows(EncodingException.class, () -> encode(vec,
+                    enc -> enc.setFloats(0, 1, 2, 3, 4).setInts(1, 5, 6).setInts(2, 7).setBuffer(3, out).dispatchThreads(Size.of(1), Size.of(1))));
+            assertTrue(intsOnFloat.getMessage().contains("argument 2 'f' (float) takes a floating-point value"), intsOnFloat.getMessage());
+            CommandBuffer cb = encode(vec, enc -> enc.setFloats(0, 1, 2, 3, 4).setInts(1, 5, 6).setFloats(2, 7).setBuffer(3, out)
+                    .dispatchThreads(Size.of(1), Size.of(1)));
+            cb.commit();
+            assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted());
+            assertEquals(28f, out.contents().get(ValueLayout.JAVA_FLOAT, 0));
+        }
+    }
+
+    @Test
     void imagesAndSamplersAreRefusedWhateverIsGivenBeforeAnythingReachesTheDriver() {
         try (Buffer x = device.newBuffer(new float[8]); Buffer y = device.newBuffer(new float[8])) {
             EncodingException image = assertThrows(EncodingException.class, () -> encode(objects,
