@@ -36,3 +36,5 @@ int odd_pairs(odd_pair p, OddPair q);
 void (*odd_handler(int which))(int signal);
 /* an enum clang widens to unsigned long */
 enum odd_wide { ODD_WIDE_ALL = 0xFFFFFFFFFFFFFFFFull, ODD_WIDE_ONE = 1 };
+/* an enum clang makes unsigned int: its top bit is 2^31, not sign-extended */
+enum odd_top { ODD_TOP32 = 0x80000000u, ODD_TOP_ONE = 1 };

@@ -313,7 +313,11 @@ final class HeaderReader {
     }
 
     private void enumConstants(MemorySegment e) {
-        boolean unsigned = UNSIGNED.contains(ClangUnit.typeKind(u.canonical(u.enumIntegerType(e))));
+        MemorySegment integer = u.canonical(u.enumIntegerType(e));
+        boolean unsigned = UNSIGNED.contains(ClangUnit.typeKind(integer));
+        // clang gives every value sign-extended to 64 bits: an unsigned enum's value keeps only its type's bits
+        long bytes = ClangUnit.sizeOf(integer);
+        long mask = unsigned && bytes > 0 && bytes < 8 ? (1L << (8 * bytes)) - 1 : -1L;
         for (MemorySegment k : u.children(e)) {
             if (ClangUnit.kind(k) != Clang.CXCursor_EnumConstantDecl) continue;
             String name = u.spelling(k);
@@ -324,7 +328,7 @@ final class HeaderReader {
                 skipped.add(new Skipped(name, "constant", u.place(k).toString(), unusable));
                 continue;
             }
-            constants.put(name, new Constant(name, u.enumValue(k), location(u.place(k))));
+            constants.put(name, new Constant(name, u.enumValue(k) & mask, location(u.place(k))));
             if (unsigned) unsignedConstants.add(name);
         }
     }

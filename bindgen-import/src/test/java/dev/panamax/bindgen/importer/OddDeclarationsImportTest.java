@@ -62,6 +62,9 @@ class OddDeclarationsImportTest {
         assertEquals(-1L, d.constants().get("ODD_WIDE_ALL").value());   // an enum clang makes unsigned long
         assertTrue(result.text().contains("\n  ODD_WIDE_ALL: 0xffffffffffffffff\n"), result.text());
         assertEquals(1L, d.constants().get("ODD_WIDE_ONE").value());
+        assertEquals(0x80000000L, d.constants().get("ODD_TOP32").value());   // an unsigned int enum: 2^31, not sign-extended
+        assertTrue(result.text().contains("\n  ODD_TOP32: 2147483648\n") || result.text().contains("\n  ODD_TOP32: 0x80000000\n"), result.text());
+        assertEquals(1L, d.constants().get("ODD_TOP_ONE").value());
         assertSkipped("ODD_OVERFLOW", "constant", 7, "clang: overflow in expression; result is -9223372036854775808");
         assertSkipped("ODD_SHIFT", "constant", 8, "clang: shift count >= width of type [-Wshift-count-overflow]");
     }
