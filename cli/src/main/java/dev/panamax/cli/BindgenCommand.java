@@ -61,6 +61,11 @@ final class BindgenCommand implements Callable<Integer> {
             System.err.println("panamax bindgen: " + e.getMessage());
             return 2;
         }
+        if (java.nio.file.Files.exists(out) && !java.nio.file.Files.isDirectory(out)) {
+            System.err.println("panamax bindgen: --out " + out + ": it exists and is not a directory; expected the directory to write "
+                    + "into (java/, c/ and the report), or a new path (nothing was written)");
+            return 2;
+        }
         try {
             Declarations d = DeclarationsParser.parse(declarations);
             HeaderCheck.Result checked = HeaderCheck.run(d, HeaderCheck.headers(d, headers), out.resolve("check"), "g++");

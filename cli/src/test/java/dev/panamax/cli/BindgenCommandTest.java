@@ -36,6 +36,15 @@ class BindgenCommandTest {
     }
 
     @Test
+    void anOutputPathThatIsAFileIsRefusedNamingIt(@TempDir Path dir) throws IOException {
+        Path f = Files.writeString(dir.resolve("demo.yaml"), DECLS);
+        AbiCommandTest.Run r = AbiCommandTest.run("bindgen", f.toString(), "--out", f.toString());
+        assertEquals(2, r.exit(), r.out());
+        assertTrue(r.err().startsWith("panamax bindgen: --out " + f + ": it exists and is not a directory; expected the directory"), r.err());
+        assertEquals(DECLS, Files.readString(f), "the declarations file is left as it was");
+    }
+
+    @Test
     void aBadFileIsOneLineWithItsPlace(@TempDir Path dir) throws IOException {
         Path f = Files.writeString(dir.resolve("bad.yaml"), DECLS.replace("tier: critical", "tier: fast"));
         AbiCommandTest.Run r = AbiCommandTest.run("bindgen", f.toString(), "--out", dir.resolve("out").toString());
