@@ -24,8 +24,19 @@ final class Classifier implements AutoCloseable {
     final int classes;
 
     Classifier(int features, int hidden, int classes, Standardizer standardizer, RandomGenerator rng) {
-        this.model = TensorScope.unscoped(() -> new Sequential(new Linear(features, hidden, rng), new ReLU(),
-                new Linear(hidden, hidden, rng), new ReLU(), new Linear(hidden, classes, rng)));
+        this.model = TensorScope.unscoped(() -> {
+            // layer by layer, so a layer too big for memory (or for a tensor) frees the ones made before it
+            java.util.List<Linear> made = new java.util.ArrayList<>();
+            try {
+                made.add(new Linear(features, hidden, rng));
+                made.add(new Linear(hidden, hidden, rng));
+                made.add(new Linear(hidden, classes, rng));
+            } catch (RuntimeException | Error e) {
+                for (Linear l : made) l.close();
+                throw e;
+            }
+            return new Sequential(made.get(0), new ReLU(), made.get(1), new ReLU(), made.get(2));
+        });
         this.standardizer = standardizer;
         this.features = features;
         this.classes = classes;

@@ -137,6 +137,11 @@ public final class DemoCommand implements Callable<Integer> {
         TrainingRun trained;
         try (TrainingProgress progress = new TrainingProgress(steps, err)) {
             trained = Trainer.train(split, settings, progress);
+        } catch (dev.panamax.tensor.TensorException | OutOfMemoryError e) {
+            // a model or batch too big for a tensor or for native memory: said in one line, not as a stack trace
+            err.println("panamax demo: training stopped: " + e.getMessage() + " (the model has two " + hidden + "x" + hidden
+                    + " weight matrices; expected a smaller --hidden or --batch)");
+            return 1;
         }
         BufferedImage picture = null;
         try (TrainingRun run = trained) {

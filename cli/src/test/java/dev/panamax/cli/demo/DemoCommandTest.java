@@ -197,6 +197,15 @@ class DemoCommandTest {
     }
 
     @Test
+    void aModelTooBigForATensorEndsInOneLineNamingTheOption() {
+        Run r = demo("--steps", "1", "--backend", "reference", "--hidden", "100000000");
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertTrue(r.err().contains("panamax demo: training stopped: uniform: shape (100000000, 100000000) has 10000000000000000 elements")
+                && r.err().contains("expected a smaller --hidden or --batch"), r.err());
+        assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
+    }
+
+    @Test
     void plotAndJsonOntoOneFileAreRefusedBeforeTraining(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("out.json"), "mine");
         Run r = demo(with(SHORT, "--backend", "reference", "--plot", file.toString(), "--json", dir.resolve("x/../out.json").toString()));
