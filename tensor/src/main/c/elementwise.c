@@ -77,8 +77,8 @@ static inline float gelu_tanh_grad(float x) {
     X(OP_MUL, a * b)                                                        \
     X(OP_DIV, a / b)                                                        \
     X(OP_POW, powf(a, b))                                                   \
-    X(OP_MAXIMUM, (a != a || a > b) ? a : b)                                \
-    X(OP_MINIMUM, (a != a || a < b) ? a : b)                                \
+    X(OP_MAXIMUM, (a != a || a > b || (a == b && !signbit(a))) ? a : b)     \
+    X(OP_MINIMUM, (a != a || a < b || (a == b && signbit(a))) ? a : b)      \
     X(OP_GT, a > b ? 1.0f : 0.0f)                                           \
     X(OP_GE, a >= b ? 1.0f : 0.0f)                                          \
     X(OP_LT, a < b ? 1.0f : 0.0f)                                           \

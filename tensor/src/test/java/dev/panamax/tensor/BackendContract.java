@@ -439,6 +439,18 @@ public abstract class BackendContract extends ScopedTest {
     }
 
     @Test
+    void signedZerosInMaximumAndMinimumAsJavasMathMaxAndMin() {
+        expect("maximum of signed zeros", () -> Tensor.of(new float[] {-0f, 0f, -0f}).maximum(Tensor.of(new float[] {0f, -0f, -0f})),
+                DType.F32, 0.0, 0.0, -0.0);
+        expect("minimum of signed zeros", () -> Tensor.of(new float[] {-0f, 0f, 0f}).minimum(Tensor.of(new float[] {0f, -0f, 0f})),
+                DType.F32, -0.0, -0.0, 0.0);
+        // a reduction keeps the first of equal values, the sign of a zero included
+        expect("max over -0, 0", () -> Tensor.of(new float[] {-0f, 0f, 0f, -0f}, 2, 2).max(1, false), DType.F32, -0.0, 0.0);
+        expect("min over -0, 0", () -> Tensor.of(new float[] {-0f, 0f, 0f, -0f}, 2, 2).min(1, false), DType.F32, -0.0, 0.0);
+        expectLongs("argmax of -0, 0 stays the first", () -> Tensor.of(new float[] {-0f, 0f}).argmax(0), DType.I64, 0);
+    }
+
+    @Test
     void inPlaceUpdatesFromAnOverlappingViewReadTheSourceWhole() {
         expect("copyFrom t[:-1] into t[1:]", () -> {
             Tensor t = Tensor.of(new float[] {1, 2, 3, 4});
