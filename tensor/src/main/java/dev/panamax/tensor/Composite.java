@@ -61,7 +61,7 @@ final class Composite {
         boolean tracked = Ops.recording(logits);
         Tensor loss = Tensor.empty(logits.backend, logits.dtype(), Shape.scalar());
         Tensor grad = tracked ? Tensor.empty(logits.backend, logits.dtype(), logits.shape) : null;
-        logits.backend.execute(new Kernel.CrossEntropy(loss.operand(), grad == null ? null : grad.operand(), logits.operand(),
+        Ops.execute(loss, grad, new Kernel.CrossEntropy(loss.operand(), grad == null ? null : grad.operand(), logits.operand(),
                 labels.operand()));
         if (!tracked) return loss;
         return Ops.trackSaving(loss, "crossEntropy", new Tensor[] {grad}, (g, need) -> new Tensor[] {grad.mul(g), null}, logits, labels);

@@ -12,7 +12,7 @@ final class Elementwise {
         Ops.check(name, x);
         Ops.floating(name, x);
         Tensor out = Tensor.empty(x.backend, x.dtype(), x.shape);
-        x.backend.execute(new Kernel.Unary(op, out.operand(), x.operand()));
+        Ops.execute(out, new Kernel.Unary(op, out.operand(), x.operand()));
         if (!Ops.recording(x)) return out;
         Tensor y = out.detach();
         Tensor[] saved = switch (op) {
@@ -37,14 +37,14 @@ final class Elementwise {
     /** {@code g} where {@code x > 0}, else 0: relu's backward in one pass (not a mask and a product). */
     private static Tensor reluBackward(Tensor g, Tensor x) {
         Tensor out = Tensor.empty(g.backend, g.dtype(), x.shape);
-        g.backend.execute(new Kernel.Binary(BinaryOp.RELU_BACKWARD, out.operand(), g.operandAs(x.shape), x.operand()));
+        Ops.execute(out, new Kernel.Binary(BinaryOp.RELU_BACKWARD, out.operand(), g.operandAs(x.shape), x.operand()));
         return out;
     }
 
     /** The kernel alone, untracked. */
     static Tensor apply(UnaryOp op, Tensor x) {
         Tensor out = Tensor.empty(x.backend, x.dtype(), x.shape);
-        x.backend.execute(new Kernel.Unary(op, out.operand(), x.operand()));
+        Ops.execute(out, new Kernel.Unary(op, out.operand(), x.operand()));
         return out;
     }
 
@@ -81,7 +81,7 @@ final class Elementwise {
     /** The op on two operands of one dtype, and its gradient. */
     private static Tensor ofOneDtype(String name, BinaryOp op, Tensor a, Tensor b, Shape shape) {
         Tensor out = Tensor.empty(a.backend, a.dtype(), shape);
-        a.backend.execute(new Kernel.Binary(op, out.operand(), a.operandAs(shape), b.operandAs(shape)));
+        Ops.execute(out, new Kernel.Binary(op, out.operand(), a.operandAs(shape), b.operandAs(shape)));
         if (op.isComparison() || !Ops.recording(a, b)) return out;
         Tensor y = out.detach();
         Tensor[] saved = switch (op) {
@@ -167,7 +167,7 @@ final class Elementwise {
     /** The op on an operand and a scalar, computed in the operand's dtype, and its gradient. */
     private static Tensor ofOneDtype(String name, BinaryOp op, Tensor a, double value) {
         Tensor out = Tensor.empty(a.backend, a.dtype(), a.shape);
-        a.backend.execute(new Kernel.BinaryScalar(op, out.operand(), a.operand(), value));
+        Ops.execute(out, new Kernel.BinaryScalar(op, out.operand(), a.operand(), value));
         if (op.isComparison() || !Ops.recording(a)) return out;
         Tensor[] saved = op == BinaryOp.POW || op == BinaryOp.MAX || op == BinaryOp.MIN ? new Tensor[] {a} : new Tensor[0];
         return Ops.trackSaving(out, name, saved, (g, need) -> new Tensor[] {switch (op) {
@@ -190,7 +190,7 @@ final class Elementwise {
 
     private static Tensor whereOfOneDtype(Tensor cond, Tensor a, Tensor b, Shape shape) {
         Tensor out = Tensor.empty(a.backend, a.dtype(), shape);
-        a.backend.execute(new Kernel.Where(out.operand(), cond.operandAs(shape), a.operandAs(shape), b.operandAs(shape)));
+        Ops.execute(out, new Kernel.Where(out.operand(), cond.operandAs(shape), a.operandAs(shape), b.operandAs(shape)));
         if (!Ops.recording(a, b)) return out;
         return Ops.trackSaving(out, "where", new Tensor[] {cond}, (g, need) -> {
             Tensor zero = Creation.full(g.backend, g.dtype(), 0, Shape.scalar());

@@ -30,7 +30,7 @@ final class LinearAlgebra {
         outDims[batch.rank() + 1] = n;
         Tensor out = Tensor.empty(a.backend, a.dtype(), Shape.of(outDims));
         Operand o = new Operand(out.storage, new int[] {batchCount, m, n}, new long[] {(long) m * n, n, 1}, 0);
-        a.backend.execute(new Kernel.MatMul(o, asBatch(a, batch, m, k), asBatch(b, batch, k, n), false));
+        Ops.execute(out, new Kernel.MatMul(o, asBatch(a, batch, m, k), asBatch(b, batch, k, n), false));
         return Ops.trackSaving(out, "matmul", new Tensor[] {a, b}, (g, need) -> new Tensor[] {
                 need[0] ? Reduction.sumTo(g.matmul(b.transpose(-1, -2)), a.shape) : null,
                 need[1] ? rightGradient(a, b, g) : null}, a, b);
@@ -47,9 +47,9 @@ final class LinearAlgebra {
         Ops.check("linear", x, w, b);
         int n = x.dim(0), out = w.dim(0), in = w.dim(1);
         Tensor y = Tensor.empty(x.backend, x.dtype(), Shape.of(n, out));
-        x.backend.execute(new Kernel.Unary(UnaryOp.COPY, y.operand(), b.operandAs(y.shape)));
+        Ops.execute(y, new Kernel.Unary(UnaryOp.COPY, y.operand(), b.operandAs(y.shape)));
         Operand o = new Operand(y.storage, new int[] {1, n, out}, new long[] {(long) n * out, out, 1}, 0);
-        x.backend.execute(new Kernel.MatMul(o, asBatch(x, Shape.scalar(), n, in), asBatch(w.t(), Shape.scalar(), in, out), true));
+        Ops.execute(y, new Kernel.MatMul(o, asBatch(x, Shape.scalar(), n, in), asBatch(w.t(), Shape.scalar(), in, out), true));
         return Ops.trackSaving(y, "linear", new Tensor[] {x, w}, (g, need) -> new Tensor[] {
                 need[0] ? g.matmul(w) : null,
                 need[1] ? g.transpose(0, 1).matmul(x) : null,

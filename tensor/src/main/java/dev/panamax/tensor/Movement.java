@@ -32,7 +32,7 @@ final class Movement {
     /** An untracked contiguous copy converted to {@code dtype}. */
     static Tensor copyAs(Tensor t, DType dtype) {
         Tensor out = Tensor.empty(t.backend, dtype, t.shape);
-        t.backend.execute(new Kernel.Unary(UnaryOp.COPY, out.operand(), t.operand()));
+        Ops.execute(out, new Kernel.Unary(UnaryOp.COPY, out.operand(), t.operand()));
         return out;
     }
 
@@ -254,11 +254,16 @@ final class Movement {
         Tensor out = Tensor.empty(first.backend, common, first.shape.with(a, (int) total));
         int[] starts = new int[ts.length];
         int at = 0;
-        for (int k = 0; k < ts.length; k++) {
-            starts[k] = at;
-            Tensor part = new Tensor(out.backend, out.storage, ts[k].shape, out.strides, out.offset + at * out.strides[a]);
-            out.backend.execute(new Kernel.Unary(UnaryOp.COPY, part.operand(), ts[k].operand()));
-            at += ts[k].shape.dim(a);
+        try {
+            for (int k = 0; k < ts.length; k++) {
+                starts[k] = at;
+                Tensor part = new Tensor(out.backend, out.storage, ts[k].shape, out.strides, out.offset + at * out.strides[a]);
+                out.backend.execute(new Kernel.Unary(UnaryOp.COPY, part.operand(), ts[k].operand()));
+                at += ts[k].shape.dim(a);
+            }
+        } catch (RuntimeException | Error e) {
+            Ops.free(e, out); // a part refused (its tensor freed by another thread): out goes to no one
+            throw e;
         }
         return Ops.track(out, "concat", (g, need) -> {
             Tensor[] grads = new Tensor[ts.length];
@@ -292,7 +297,7 @@ final class Movement {
         }
         checkIndices("indexSelect", index, t.shape.dim(a), t);
         Tensor out = Tensor.empty(t.backend, t.dtype(), t.shape.with(a, index.shape.dim(0)));
-        t.backend.execute(new Kernel.IndexSelect(out.operand(), t.operand(), index.operand(), a));
+        Ops.execute(out, new Kernel.IndexSelect(out.operand(), t.operand(), index.operand(), a));
         Shape source = t.shape;
         return Ops.trackSaving(out, "indexSelect", new Tensor[] {index}, (g, need) -> {
             Tensor full = Creation.full(g.backend, g.dtype(), 0, source);

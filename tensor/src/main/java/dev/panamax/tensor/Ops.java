@@ -1,5 +1,7 @@
 package dev.panamax.tensor;
 
+import dev.panamax.tensor.spi.Kernel;
+
 /** Checks every op makes first, and the recording of autograd nodes. */
 final class Ops {
     private Ops() {}
@@ -39,6 +41,37 @@ final class Ops {
         if (!Autograd.isEnabled()) return false;
         for (Tensor t : inputs) if (t != null && t.requiresGrad()) return true;
         return false;
+    }
+
+    /**
+     * Runs {@code kernel}, whose result is {@code made}: a tensor the op made for it and handed to no
+     * one yet. When the backend refuses the kernel (an input freed by another thread meanwhile),
+     * {@code made} is freed before the failure goes on, not left to the GC.
+     */
+    static void execute(Tensor made, Kernel kernel) {
+        execute(made, null, kernel);
+    }
+
+    /** As {@link #execute(Tensor, Kernel)}, for a kernel with two results made for it ({@code alsoMade} may be null). */
+    static void execute(Tensor made, Tensor alsoMade, Kernel kernel) {
+        try {
+            made.backend.execute(kernel);
+        } catch (RuntimeException | Error e) {
+            free(e, made, alsoMade);
+            throw e;
+        }
+    }
+
+    /** Frees tensors an op made and will not return because it failed with {@code failure}. */
+    static void free(Throwable failure, Tensor... made) {
+        for (Tensor t : made) {
+            if (t == null) continue;
+            try {
+                t.close();
+            } catch (RuntimeException e) {
+                failure.addSuppressed(e);
+            }
+        }
     }
 
     private static final Tensor[] NOTHING = {};

@@ -71,7 +71,7 @@ final class Reduction {
             case MAX, MIN -> t.dtype();
         };
         Tensor out = Tensor.empty(t.backend, dtype, t.shape.with(axis, 1));
-        t.backend.execute(new Kernel.Reduce(op, out.operand(), t.operand(), axis));
+        Ops.execute(out, new Kernel.Reduce(op, out.operand(), t.operand(), axis));
         return out;
     }
 

@@ -50,7 +50,7 @@ public final class CpuBackend implements Backend {
     private static final Set<Recording> SHARED = ConcurrentHashMap.newKeySet();
     /** Lazy recorders made in the process (threads that recorded, synced or closed on a lazy cpu backend). */
     private static final AtomicInteger RECORDERS = new AtomicInteger();
-    /** The first of them: what it recorded alone is run when a second appears. */
+    /** The first of them: what it recorded alone is run when each later one appears. */
     private static volatile Recorder first;
     private final ReferenceBackend reference = new ReferenceBackend();
     private final LongAdder kernels = new LongAdder();
@@ -86,20 +86,25 @@ public final class CpuBackend implements Backend {
     }
 
     /**
-     * A recorder for the calling thread. Every later lazy recorder of the process runs what the first
-     * recorded alone (without noting what its kernels touch) before its thread goes on, so every
-     * thread sees its results: not only the second, since a third thread starting while the second is
-     * still running it would otherwise read the storage before those kernels wrote it.
+     * A recorder for the calling thread. Every lazy recorder after the first runs, before its thread
+     * records or reads anything, what the first recorded alone (without noting what its kernels
+     * touch): not only the second, since a third may otherwise compute on the first's results
+     * while the second has counted itself but not yet run them. Once per thread.
      */
     private Recorder newRecorder() {
         Recorder r = new Recorder(this, lazy, capacity);
         if (!lazy) return r;
-        Recorder alone;
-        synchronized (RECORDERS) { // so a second thread never sees the count before the first is set
-            if (RECORDERS.incrementAndGet() == 1) first = r;
-            alone = first;
+        Recorder f;
+        synchronized (CpuBackend.class) { // the first is known before anyone counts as second
+            if (first == null) {
+                first = r;
+                RECORDERS.set(1);
+                return r;
+            }
+            RECORDERS.incrementAndGet();
+            f = first;
         }
-        if (alone != r) alone.runPending(); // under the first's lock: waits for a kernel it is recording alone
+        f.runPending(); // under its lock, after which its thread sees it is no longer alone
         return r;
     }
 
@@ -132,6 +137,7 @@ public final class CpuBackend implements Backend {
             try {
                 if (alone()) {
                     submit(kernel, r);
+                    r.flushIfFull();
                     return;
                 }
             } finally {
@@ -148,6 +154,7 @@ public final class CpuBackend implements Backend {
                 if (submit(kernel, r)) {
                     for (int i = 0; i < operands.count(); i++) note(operands.storage(i), operands.writes(i), r);
                 }
+                r.flushIfFull(); // only now: the recording that holds the kernel is the one pinned and noted
             } finally {
                 lock.unlock();
             }
@@ -245,10 +252,13 @@ public final class CpuBackend implements Backend {
         if (writes && t.owner != r) t.owner.runPending();                   // so may the thread that made it
     }
 
-    /** After a kernel on {@code s} was recorded on {@code r} (holding its lock): notes what it does to {@code s}. */
+    /**
+     * After a kernel on {@code s} was recorded on {@code r} (holding its lock): notes what it does to
+     * {@code s}. The kernel is in the recording that pinned {@code s} before it was submitted (a full
+     * recording runs only after this, in {@link Recorder#flushIfFull()}).
+     */
     private static void note(Storage s, boolean writes, Recorder r) {
         Track t = track(s, r);
-        r.repin(s, t); // the kernel may have started a new recording halfway (a full batch ran)
         Recording current = r.current();
         current.noted = true;
         if (writes) t.writer = current;

@@ -74,8 +74,6 @@ final class Recorder {
     private final ArrayList<Storage> pinned = new ArrayList<>();
     private Recording current = new Recording(this);
     private final KernelOperands operands = new KernelOperands();
-    /** Set when storage a recorded kernel touches was freed unpinned: the recording must not run. */
-    private String poisoned;
 
     Recorder(CpuBackend backend, boolean lazy, int capacity) {
         this.backend = backend;
@@ -133,7 +131,16 @@ final class Recorder {
         } else {
             record(kernel, d);
         }
-        if (batch.size() >= capacity) flush();
+    }
+
+    /**
+     * Runs the recording when {@code capacity} kernels wait (holding the lock). Called once a whole
+     * SPI kernel is recorded and noted, never halfway through one: every kernel of a recording runs
+     * under the pins the recording took for its SPI kernel, and a storage notes the recording its
+     * kernel really is in.
+     */
+    void flushIfFull() {
+        if (batch != null && batch.size() >= capacity) flush();
     }
 
     private void add(CpuKernel kernel, Descriptor d, long w, Kernel source) {
@@ -192,11 +199,6 @@ final class Recorder {
     /** Runs what is recorded; the batch (if any) stays open for the next recording. Holding the lock. */
     void flush() {
         try {
-            if (poisoned != null) {
-                throw new IllegalStateException("cpu backend: the kernels recorded on thread '" + thread.getName()
-                        + "' were not run: " + poisoned + " was freed by another thread while a kernel on it was being recorded; "
-                        + "expected every thread to finish with a tensor before one closes it");
-            }
             if (count > 0) {
                 if (count <= DIRECT_MAX || Thread.currentThread() != thread) {
                     for (int i = 0; i < count; i++) runNow(i);
@@ -242,20 +244,6 @@ final class Recorder {
         t.pinnedIn = current;
     }
 
-    /**
-     * {@link #pin} once more after the kernel was recorded, in case it started a new recording
-     * halfway; storage freed in between poisons the recording (its next run fails instead of writing
-     * a block another tensor may hold).
-     */
-    void repin(Storage s, Track t) {
-        if (t.pinnedIn == current) return;
-        try {
-            pin(s, t);
-        } catch (IllegalStateException freed) {
-            poisoned = s.toString();
-        }
-    }
-
     /** The reusable gatherer of one kernel's operands (its own thread only). */
     KernelOperands operands() {
         return operands;
@@ -283,7 +271,6 @@ final class Recorder {
     }
 
     private void reset() {
-        poisoned = null;
         Arrays.fill(kernels, 0, count, null);
         Arrays.fill(descriptors, 0, count, null);
         Arrays.fill(sources, 0, count, null);

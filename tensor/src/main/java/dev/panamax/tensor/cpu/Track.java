@@ -14,7 +14,10 @@ final class Track {
     Recording writer;
     /** Whether a kernel recorded by a thread other than the owner's reads the storage. */
     boolean readElsewhere;
-    /** The last recording that pinned the storage (each recording pins a storage once, until it ran). */
+    /**
+     * The last recording that pinned the storage (a recording pins a storage once, until it ran, or
+     * again when another thread's recording pinned it in between: a pin too many, never one too few).
+     */
     Recording pinnedIn;
 
     Track(Recorder owner) {

@@ -10,12 +10,14 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link LazyTensorsAcrossThreads} in child JVMs: random sequences of lazy tensor operations from four
  * threads over shared tensors end without a crash, a wrong value or an exception other than the one a
- * tensor freed by another thread gives.
+ * tensor freed by another thread gives, and without a tensor left to the GC (an op refused that way
+ * frees the result it made).
  */
 class LazyAcrossThreadsMisuseTest {
     @ParameterizedTest
@@ -28,6 +30,8 @@ class LazyAcrossThreadsMisuseTest {
         }
         assertEquals(0, child.exitCode(), child.output());
         assertTrue(child.output().contains("seed=" + seed + " ok "), child.output());
+        // an op refused because another thread freed its input frees the result it made (PARANOID reports any the GC frees)
+        assertFalse(child.output().contains("LEAK:"), "a tensor was left to the GC:\n" + child.output());
         System.out.println(child.output().strip());
     }
 
