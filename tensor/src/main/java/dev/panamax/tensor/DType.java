@@ -6,7 +6,7 @@ package dev.panamax.tensor;
  * softmaxes and layer norms accumulate in f32. The integer types hold indices and class labels; their
  * arithmetic wraps as two's complement and their sums are I64. Mixed dtypes promote as PyTorch's
  * {@code result_type}; a float converts to an integer as Java's {@code (int)}/{@code (long)} do (NaN
- * to 0, saturating). The full table: docs/ARCHITECTURE.md, "Dtype semantics".
+ * to 0, saturating). The full table: "Dtype semantics" in the package documentation.
  *
  * <pre>{@code
  * Tensor labels = Tensor.of(new long[] {0, 2, 1});     // I64
