@@ -59,11 +59,39 @@ final class Composite {
         // one fused kernel: the loss and, when a gradient will be asked for, d loss / d logits from
         // the same read of the logits (the backward only scales it by the incoming gradient)
         boolean tracked = Ops.recording(logits);
+        var probe = new Kernel.CrossEntropy(logits.operand(), null, logits.operand(), labels.operand());
+        if (!logits.backend.supports(probe)) return crossEntropyDecomposed(logits, labels, tracked);
         Tensor loss = Tensor.empty(logits.backend, logits.dtype(), Shape.scalar());
         Tensor grad = tracked ? Tensor.empty(logits.backend, logits.dtype(), logits.shape) : null;
         Ops.execute(loss, grad, new Kernel.CrossEntropy(loss.operand(), grad == null ? null : grad.operand(), logits.operand(),
                 labels.operand()));
         if (!tracked) return loss;
         return Ops.trackSaving(loss, "crossEntropy", new Tensor[] {grad}, (g, need) -> new Tensor[] {grad.mul(g), null}, logits, labels);
+    }
+
+    /**
+     * {@link Kernel.CrossEntropy} as separate ops, for a backend that declines the fused kernel: a
+     * max-shifted log-sum-exp per row, the label's logit picked by a one-hot mask, and the same
+     * gradient, {@code (softmax - onehot) / n}.
+     */
+    private static Tensor crossEntropyDecomposed(Tensor logits, Tensor labels, boolean tracked) {
+        int n = logits.dim(0), classes = logits.dim(1);
+        Tensor loss, grad = null;
+        try (var off = Autograd.noGrad(); var scope = TensorScope.open()) {
+            DType dtype = logits.dtype();
+            // f16 logits in f32, as the fused kernel accumulates: an f16 sum of 100,000 exponentials overflows
+            Tensor x = dtype == DType.F16 ? logits.cast(DType.F32) : logits;
+            Tensor max = x.max(1, true);
+            Tensor e = x.sub(max).exp();
+            Tensor sum = e.sum(1, true);
+            Tensor onehot = labels.reshape(n, 1).eq(Creation.arange(labels.backend, labels.dtype(), 0, classes, 1).reshape(1, classes))
+                    .cast(x.dtype());
+            Tensor picked = x.mul(onehot).sum(1, true);
+            loss = scope.keep(sum.log().add(max).sub(picked).mean().cast(dtype));
+            if (tracked) grad = scope.keep(e.div(sum).sub(onehot).div(n).cast(dtype));
+        }
+        if (!tracked) return loss;
+        Tensor g0 = grad;
+        return Ops.trackSaving(loss, "crossEntropy", new Tensor[] {g0}, (g, need) -> new Tensor[] {g0.mul(g), null}, logits, labels);
     }
 }

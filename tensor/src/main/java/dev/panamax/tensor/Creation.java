@@ -4,7 +4,6 @@ import dev.panamax.tensor.spi.Backend;
 import dev.panamax.tensor.spi.Kernel;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.random.RandomGenerator;
 
@@ -26,7 +25,7 @@ final class Creation {
     static Tensor full(Backend backend, DType dtype, double value, Shape shape) {
         checkValue("full", dtype, value, "value " + value);
         Tensor t = Tensor.empty(backend, dtype, shape);
-        backend.execute(new Kernel.Fill(t.operand(), value));
+        Ops.run(backend, new Kernel.Fill(t.operand(), value));
         return t;
     }
 
@@ -65,18 +64,23 @@ final class Creation {
             double last = start + (n - 1) * step;
             checkValue("arange", dtype, last, "value " + last + " at index " + (n - 1));
         }
-        Tensor t = Tensor.empty(backend, dtype, Shape.of(n));
-        MemorySegment s = t.storage.segment();
+        Object values = switch (dtype) {
+            case F32 -> new float[n];
+            case F16 -> new short[n];
+            case I32 -> new int[n];
+            case I64 -> new long[n];
+        };
         for (int i = 0; i < n; i++) {
             double v = start + i * step;
-            switch (dtype) {
-                case F32 -> s.setAtIndex(ValueLayout.JAVA_FLOAT, i, (float) v);
-                case F16 -> s.setAtIndex(ValueLayout.JAVA_SHORT, i, dev.panamax.core.fp16.Fp16.toHalf((float) v));
-                case I32 -> s.setAtIndex(ValueLayout.JAVA_INT, i, (int) v);
-                case I64 -> s.setAtIndex(ValueLayout.JAVA_LONG, i, (long) v);
+            switch (values) {
+                case float[] f -> f[i] = (float) v;
+                case short[] h -> h[i] = dev.panamax.core.fp16.Fp16.toHalf((float) v);
+                case int[] a -> a[i] = (int) v;
+                case long[] l -> l[i] = (long) v;
+                default -> throw new IllegalStateException();
             }
         }
-        return t;
+        return write(backend, dtype, values, Shape.of(n));
     }
 
     /** {@code array} is a primitive array of {@code dtype}'s Java type. */
@@ -92,7 +96,12 @@ final class Creation {
     static Tensor write(Backend backend, DType dtype, Object array, Shape shape) {
         int length = Math.toIntExact(shape.elements());
         Tensor t = Tensor.empty(backend, dtype, shape);
-        MemorySegment.copy(heap(array), 0, t.storage.segment(), 0, (long) length * dtype.byteSize());
+        try {
+            backend.write(t.storage, 0, heap(array).asSlice(0, (long) length * dtype.byteSize()));
+        } catch (RuntimeException | Error e) {
+            Ops.free(e, t);
+            throw e;
+        }
         return t;
     }
 

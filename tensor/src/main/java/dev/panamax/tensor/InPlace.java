@@ -39,7 +39,7 @@ final class InPlace {
         if (other.dtype() == t.dtype() && (kind != BinaryOp.DIV || t.dtype().isFloating())) {
             Tensor whole = readWhole(t, other);
             try {
-                t.backend.execute(new Kernel.Binary(kind, t.operand(), t.operand(), (whole == null ? other : whole).operandAs(t.shape)));
+                Ops.run(t.backend, new Kernel.Binary(kind, t.operand(), t.operand(), (whole == null ? other : whole).operandAs(t.shape)));
             } finally {
                 if (whole != null) whole.close();
             }
@@ -54,7 +54,7 @@ final class InPlace {
         }
         try (var off = Autograd.noGrad()) {
             Tensor result = Elementwise.binary(op, kind, t, other);
-            t.backend.execute(new Kernel.Unary(UnaryOp.COPY, t.operand(), result.operand()));
+            Ops.run(t.backend, new Kernel.Unary(UnaryOp.COPY, t.operand(), result.operand()));
         }
         t.storage.markModified();
         return t;
@@ -68,7 +68,7 @@ final class InPlace {
                     + "expected a long scalar, or an out-of-place op", t);
         }
         if (!floatScalar) Creation.checkValue(op, t.dtype(), value, "scalar " + (long) value);
-        t.backend.execute(new Kernel.BinaryScalar(kind, t.operand(), t.operand(), value));
+        Ops.run(t.backend, new Kernel.BinaryScalar(kind, t.operand(), t.operand(), value));
         t.storage.markModified();
         return t;
     }
@@ -79,7 +79,7 @@ final class InPlace {
         fitsInto("copyFrom", t, source);
         Tensor whole = readWhole(t, source);
         try {
-            t.backend.execute(new Kernel.Unary(UnaryOp.COPY, t.operand(), (whole == null ? source : whole).operandAs(t.shape)));
+            Ops.run(t.backend, new Kernel.Unary(UnaryOp.COPY, t.operand(), (whole == null ? source : whole).operandAs(t.shape)));
         } finally {
             if (whole != null) whole.close();
         }

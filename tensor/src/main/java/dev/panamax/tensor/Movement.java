@@ -157,7 +157,7 @@ final class Movement {
         return Ops.track(out, "slice", (g, need) -> {
             Tensor full = Creation.full(g.backend, g.dtype(), 0, t.shape);
             Tensor part = new Tensor(full.backend, full.storage, out.shape, sliceStrides(full, a, step), full.offset + s * full.strides[a]);
-            g.backend.execute(new Kernel.Unary(UnaryOp.COPY, part.operand(), g.operand()));
+            Ops.run(g.backend, new Kernel.Unary(UnaryOp.COPY, part.operand(), g.operand()));
             return new Tensor[] {full};
         }, t);
     }
@@ -258,7 +258,7 @@ final class Movement {
             for (int k = 0; k < ts.length; k++) {
                 starts[k] = at;
                 Tensor part = new Tensor(out.backend, out.storage, ts[k].shape, out.strides, out.offset + at * out.strides[a]);
-                out.backend.execute(new Kernel.Unary(UnaryOp.COPY, part.operand(), ts[k].operand()));
+                Ops.run(out.backend, new Kernel.Unary(UnaryOp.COPY, part.operand(), ts[k].operand()));
                 at += ts[k].shape.dim(a);
             }
         } catch (RuntimeException | Error e) {
@@ -301,7 +301,7 @@ final class Movement {
         Shape source = t.shape;
         return Ops.trackSaving(out, "indexSelect", new Tensor[] {index}, (g, need) -> {
             Tensor full = Creation.full(g.backend, g.dtype(), 0, source);
-            g.backend.execute(new Kernel.IndexAdd(full.operand(), index.operand(), g.operand(), a));
+            Ops.run(g.backend, new Kernel.IndexAdd(full.operand(), index.operand(), g.operand(), a));
             return new Tensor[] {full, null};
         }, t, index);
     }

@@ -208,7 +208,7 @@ public final class Npy {
         Shape stored = parsed.fortranOrder() ? Shape.of(reverse(dims)) : Shape.of(dims);
         Tensor t = Tensor.empty(Backends.current(), element.dtype, stored);
         try {
-            fill(data, element, t.storage.segment(), count, source, dataAt);
+            fill(data, element, t, count, source, dataAt);
             if (!parsed.fortranOrder() || dims.length < 2) return parsed.fortranOrder() ? Movement.view(t, Shape.of(dims)) : t;
             int[] order = new int[dims.length];
             for (int i = 0; i < order.length; i++) order[i] = dims.length - 1 - i;
@@ -270,14 +270,15 @@ public final class Npy {
         out.write(MAGIC);
         out.write(new byte[] {1, 0, (byte) header.length(), (byte) (header.length() >>> 8)});
         out.write(header.getBytes(StandardCharsets.ISO_8859_1));
-        Tensor dense = tensor.isContiguous() ? tensor.sync() : Movement.copyAs(tensor, tensor.dtype()).sync();
+        Tensor dense = tensor.isContiguous() ? tensor : Movement.copyAs(tensor, tensor.dtype());
         try {
             long bytes = dense.elements() * dense.dtype().byteSize();
-            MemorySegment src = dense.storage.segment().asSlice(dense.offset * dense.dtype().byteSize(), bytes);
+            long from = dense.offset * dense.dtype().byteSize();
             byte[] chunk = new byte[(int) Math.min(bytes, 1 << 20)];
+            MemorySegment staged = MemorySegment.ofArray(chunk);
             for (long at = 0; at < bytes; at += chunk.length) {
                 int n = (int) Math.min(chunk.length, bytes - at);
-                MemorySegment.copy(src, ValueLayout.JAVA_BYTE, at, chunk, 0, n);
+                dense.backend.read(dense.storage, from + at, staged.asSlice(0, n)); // after what computes it, on any thread
                 out.write(chunk, 0, n);
             }
         } finally {
@@ -315,19 +316,27 @@ public final class Npy {
         }
     }
 
-    private static void fill(DataInputStream in, Element e, MemorySegment dst, long count, String source, long dataAt) throws IOException {
+    /**
+     * Reads {@code count} elements into {@code t}'s storage, converted to its dtype, a chunk at a time
+     * through its backend (the storage may live on a device).
+     */
+    private static void fill(DataInputStream in, Element e, Tensor t, long count, String source, long dataAt) throws IOException {
         byte[] chunk = new byte[e.size * 8192];
+        MemorySegment staged = MemorySegment.ofArray(new long[8192]); // 8-byte aligned, room for 8192 of any dtype
+        long elementBytes = t.dtype().byteSize();
         long done = 0;
         while (done < count) {
             int n = (int) Math.min(8192, count - done);
+            MemorySegment dst = staged;
+            long base = done;
             readFully(in, chunk, n * e.size, source, "data (" + count + " elements of " + e.size + " bytes from offset " + dataAt
                     + "; element " + done + ", at offset " + (dataAt + done * e.size) + ", or one of the " + n + " after it, is cut off)");
             ByteBuffer b = ByteBuffer.wrap(chunk, 0, n * e.size).order(e.order);
             for (int i = 0; i < n; i++) {
-                long at = done + i;
+                long at = base + i;
                 switch (e.kind + "" + e.size) {
-                    case "f2" -> dst.setAtIndex(ValueLayout.JAVA_SHORT, at, b.getShort());
-                    case "f4" -> dst.setAtIndex(ValueLayout.JAVA_FLOAT, at, b.getFloat());
+                    case "f2" -> dst.setAtIndex(ValueLayout.JAVA_SHORT, i, b.getShort());
+                    case "f4" -> dst.setAtIndex(ValueLayout.JAVA_FLOAT, i, b.getFloat());
                     case "f8" -> {
                         double v = b.getDouble();
                         float f = (float) v;
@@ -335,27 +344,28 @@ public final class Npy {
                             throw new IOException(source + ": f8 value " + v + " of element " + at + " (offset " + (dataAt + at * 8)
                                     + ") does not fit f32, which f8 arrays load as; expected at most " + Float.MAX_VALUE + " in magnitude");
                         }
-                        dst.setAtIndex(ValueLayout.JAVA_FLOAT, at, f);
+                        dst.setAtIndex(ValueLayout.JAVA_FLOAT, i, f);
                     }
-                    case "b1" -> dst.setAtIndex(ValueLayout.JAVA_INT, at, b.get() != 0 ? 1 : 0); // as NumPy: nonzero is True
-                    case "u1" -> dst.setAtIndex(ValueLayout.JAVA_INT, at, Byte.toUnsignedInt(b.get()));
-                    case "i1" -> dst.setAtIndex(ValueLayout.JAVA_INT, at, b.get());
-                    case "i2" -> dst.setAtIndex(ValueLayout.JAVA_INT, at, b.getShort());
-                    case "u2" -> dst.setAtIndex(ValueLayout.JAVA_INT, at, Short.toUnsignedInt(b.getShort()));
-                    case "i4" -> dst.setAtIndex(ValueLayout.JAVA_INT, at, b.getInt());
-                    case "u4" -> dst.setAtIndex(ValueLayout.JAVA_LONG, at, Integer.toUnsignedLong(b.getInt()));
-                    case "i8" -> dst.setAtIndex(ValueLayout.JAVA_LONG, at, b.getLong());
+                    case "b1" -> dst.setAtIndex(ValueLayout.JAVA_INT, i, b.get() != 0 ? 1 : 0); // as NumPy: nonzero is True
+                    case "u1" -> dst.setAtIndex(ValueLayout.JAVA_INT, i, Byte.toUnsignedInt(b.get()));
+                    case "i1" -> dst.setAtIndex(ValueLayout.JAVA_INT, i, b.get());
+                    case "i2" -> dst.setAtIndex(ValueLayout.JAVA_INT, i, b.getShort());
+                    case "u2" -> dst.setAtIndex(ValueLayout.JAVA_INT, i, Short.toUnsignedInt(b.getShort()));
+                    case "i4" -> dst.setAtIndex(ValueLayout.JAVA_INT, i, b.getInt());
+                    case "u4" -> dst.setAtIndex(ValueLayout.JAVA_LONG, i, Integer.toUnsignedLong(b.getInt()));
+                    case "i8" -> dst.setAtIndex(ValueLayout.JAVA_LONG, i, b.getLong());
                     case "u8" -> {
                         long v = b.getLong();
                         if (v < 0) {
                             throw new IOException(source + ": u8 value " + Long.toUnsignedString(v) + " of element " + at + " (offset "
                                     + (dataAt + at * 8) + ") does not fit i64");
                         }
-                        dst.setAtIndex(ValueLayout.JAVA_LONG, at, v);
+                        dst.setAtIndex(ValueLayout.JAVA_LONG, i, v);
                     }
                     default -> throw new IllegalStateException(e.toString());
                 }
             }
+            t.backend.write(t.storage, base * elementBytes, dst.asSlice(0, n * elementBytes));
             done += n;
         }
     }

@@ -16,10 +16,15 @@ final class Ops {
         }
         for (Tensor t : operands) {
             if (t.backend != operands[0].backend) {
-                throw TensorException.of(op, "operands live on different backends (" + operands[0].backend.name() + " and "
-                        + t.backend.name() + "); expected one backend", operands);
+                throw TensorException.of(op, "operands live on different devices (" + where(operands[0]) + " and " + where(t)
+                        + "); expected one: move one with tensor.to(\"" + operands[0].backend.name() + "\")", operands);
             }
         }
+    }
+
+    /** {@code cpu, host memory} or {@code opencl, opencl:0 (NVIDIA H200)}: a tensor's backend and device. */
+    static String where(Tensor t) {
+        return t.backend.name() + " on " + t.storage.device();
     }
 
     static void floating(String op, Tensor... operands) {
@@ -55,11 +60,23 @@ final class Ops {
     /** As {@link #execute(Tensor, Kernel)}, for a kernel with two results made for it ({@code alsoMade} may be null). */
     static void execute(Tensor made, Tensor alsoMade, Kernel kernel) {
         try {
-            made.backend.execute(kernel);
+            run(made.backend, kernel);
         } catch (RuntimeException | Error e) {
             free(e, made, alsoMade);
             throw e;
         }
+    }
+
+    /**
+     * Runs {@code kernel} on {@code backend}, or refuses it, naming the backend, its device and the
+     * kernel, when the backend declines it (fused kernels are decomposed before they get here).
+     */
+    static void run(dev.panamax.tensor.spi.Backend backend, Kernel kernel) {
+        if (!backend.supports(kernel)) {
+            throw new TensorException(dev.panamax.tensor.spi.KernelText.name(kernel), "the " + backend.name() + " backend on " + backend.device()
+                    + " does not run " + dev.panamax.tensor.spi.KernelText.describe(kernel) + "; run it on another backend (tensor.to(\"cpu\"))");
+        }
+        backend.execute(kernel);
     }
 
     /** Frees tensors an op made and will not return because it failed with {@code failure}. */

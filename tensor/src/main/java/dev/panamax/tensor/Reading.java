@@ -1,7 +1,5 @@
 package dev.panamax.tensor;
 
-import java.lang.foreign.MemorySegment;
-
 /** Elements out to Java arrays, and the text form of a tensor. */
 final class Reading {
     private static final int SHOWN = 64;
@@ -32,6 +30,12 @@ final class Reading {
         return out;
     }
 
+    static short[] halves(Tensor t) {
+        short[] out = new short[Math.toIntExact(t.elements())];
+        copyOut("toHalfArray", t, DType.F16, out);
+        return out;
+    }
+
     static long[] longs(Tensor t) {
         long[] out = new long[Math.toIntExact(t.elements())];
         copyOut("toLongArray", t, DType.I64, out);
@@ -42,14 +46,11 @@ final class Reading {
     private static void copyOut(String op, Tensor t, DType dtype, Object array) {
         Ops.check(op, t);
         Tensor d = t.dtype() == dtype && t.isContiguous() ? t : Movement.copyAs(t, dtype);
-        d.backend.sync(d.storage); // whichever thread recorded what computes it
         long bytes = t.elements() * dtype.byteSize();
-        // pinned while copied: a close on another thread then cannot hand the block to another tensor mid-read
-        d.storage.buffer().pin();
         try {
-            MemorySegment.copy(d.storage.segment(), d.offset * dtype.byteSize(), Creation.heap(array), 0, bytes);
+            // after whatever thread recorded what computes it; the backend pins the storage while it copies
+            d.backend.read(d.storage, d.offset * dtype.byteSize(), Creation.heap(array).asSlice(0, bytes));
         } finally {
-            d.storage.buffer().unpin();
             if (d != t) d.storage.close();
         }
     }

@@ -1,6 +1,7 @@
 package dev.panamax.tensor;
 
 import dev.panamax.tensor.spi.Backend;
+import dev.panamax.tensor.spi.Device;
 import dev.panamax.tensor.spi.BinaryOp;
 import dev.panamax.tensor.spi.Kernel;
 import dev.panamax.tensor.spi.Operand;
@@ -34,11 +35,11 @@ import java.util.random.RandomGenerator;
  * the op, the operands' shapes and dtypes and what it expected.
  */
 public final class Tensor implements AutoCloseable {
-    final Backend backend;
-    final Storage storage;
+    Backend backend;     // replaced only when a leaf moves in place (Module.to)
+    Storage storage;
     final Shape shape;
-    final long[] strides;
-    final long offset;
+    long[] strides;
+    long offset;
     private boolean requiresGrad;
     private Tensor grad;
     Node node;
@@ -685,7 +686,7 @@ public final class Tensor implements AutoCloseable {
     public Tensor fill(double value) {
         InPlace.check("fill", this);
         Creation.checkValue("fill", dtype(), value, "value " + value);
-        backend.execute(new Kernel.Fill(operand(), value));
+        Ops.run(backend, new Kernel.Fill(operand(), value));
         storage.markModified();
         return this;
     }
@@ -716,6 +717,11 @@ public final class Tensor implements AutoCloseable {
         return Reading.ints(this);
     }
 
+    /** The elements in row-major order as f16 bit patterns (what {@link #ofHalf} takes), converted to f16 first. */
+    public short[] toHalfArray() {
+        return Reading.halves(this);
+    }
+
     /** The elements in row-major order, converted to long. */
     public long[] toLongArray() {
         return Reading.longs(this);
@@ -742,6 +748,50 @@ public final class Tensor implements AutoCloseable {
             grad.storage.close();
             grad = null;
         }
+    }
+
+    // ---------------------------------------------------------------- devices
+
+    /** Where the elements live ({@code host memory}, or a device such as {@code opencl:0 (NVIDIA H200)}). */
+    public Device device() {
+        return storage.device();
+    }
+
+    /**
+     * This tensor's values on {@code backend} (a new contiguous tensor, or this one when it already
+     * lives there); gradients flow back through the move. The bytes arrive unchanged.
+     *
+     * <pre>{@code
+     * Tensor x = Tensor.of(batch, 256, 2).to("opencl");    // to the device
+     * float[] back = model.forward(x).to("cpu").toFloatArray();
+     * }</pre>
+     */
+    public Tensor to(Backend backend) {
+        return Transfer.to(this, backend);
+    }
+
+    /** {@link #to(Backend)} for the backend called {@code backend} ({@code cpu}, {@code opencl}). */
+    public Tensor to(String backend) {
+        return Transfer.to(this, Backends.get(backend));
+    }
+
+    /**
+     * Moves this leaf's values to {@code backend} in place and returns it: the tensor keeps its
+     * identity (a model's parameter stays the model's), its old storage is freed (views of it become
+     * unusable) and its gradient is dropped. What {@code Module.to} does to every parameter; an
+     * optimizer made afterwards keeps its state on the new backend.
+     */
+    public Tensor relocate(Backend backend) {
+        Transfer.relocate(this, backend);
+        return this;
+    }
+
+    /** Points this leaf at storage on another backend (the old storage is the caller's to free). */
+    void replaceStorage(Backend backend, Storage storage, long[] strides, long offset) {
+        this.backend = backend;
+        this.storage = storage;
+        this.strides = strides;
+        this.offset = offset;
     }
 
     /** Whether the storage has been freed. */

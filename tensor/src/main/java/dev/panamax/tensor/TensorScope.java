@@ -76,7 +76,7 @@ public final class TensorScope implements AutoCloseable {
     /** Hands a new tensor's storage to the innermost open scope of this thread, if any. */
     static void adoptNew(Storage storage) {
         TensorScope s = CURRENT.get();
-        if (s != null && s != NONE) s.scope.adopt(storage.buffer());
+        if (s != null && s != NONE) s.scope.adopt(storage.handle());
     }
 
     /**
@@ -84,7 +84,7 @@ public final class TensorScope implements AutoCloseable {
      * enclosing scope, or to the caller. A tensor made outside this scope is returned as it is.
      */
     public Tensor keep(Tensor tensor) {
-        if (tensor != null && scope.holds(tensor.storage.buffer())) scope.keep(tensor.storage.buffer());
+        if (tensor != null && scope.holds(tensor.storage.handle())) scope.keep(tensor.storage.handle());
         return tensor;
     }
 

@@ -195,7 +195,7 @@ class NnTest extends ScopedTest {
     @Test
     void layersAndLoadersFollowTheirInputsBackend() {
         Tensor x, y;
-        var deferring = new DeferringBackend();
+        var deferring = new dev.panamax.tensor.cpu.CpuBackend(false, 1); // any backend other than the current one
         try (var on = Backends.using(deferring)) {
             x = Tensor.ones(6, 2);
             y = Tensor.arange(6);
@@ -218,11 +218,11 @@ class NnTest extends ScopedTest {
             Tensor t = Tensor.ones(2);
             assertEquals("reference", t.backend().name());
             TensorException mixed = assertThrows(TensorException.class, () -> {
-                try (var other = Backends.using(new DeferringBackend())) {
+                try (var other = Backends.using("cpu")) {
                     t.add(Tensor.ones(2));
                 }
             });
-            assertTrue(mixed.getMessage().startsWith("add: operands live on different backends (reference and deferring-reference)"),
+            assertTrue(mixed.getMessage().startsWith("add: operands live on different devices (reference on host memory and cpu on host memory)"),
                     mixed.getMessage());
         }
         Map<String, Long> none = Backends.get("reference").counters();

@@ -1,5 +1,6 @@
 package dev.panamax.tensor;
 
+import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.core.memory.NativeMemory;
 import dev.panamax.core.memory.PoolMetrics;
 import dev.panamax.tensor.spi.Storage;
@@ -37,10 +38,10 @@ class StoragePoolTest {
     void aFreedBlockIsHandedToTheNextStorageOfItsClass() {
         assertTrue(StoragePool.isEnabled());
         PoolMetrics before = StoragePool.metrics();
-        Storage a = Storage.allocate(DType.F32, N);
+        HostStorage a = HostStorage.allocate(DType.F32, N);
         long address = a.address();
         a.close();
-        Storage b = Storage.allocate(DType.I32, N - 10);
+        HostStorage b = HostStorage.allocate(DType.I32, N - 10);
         assertEquals(address, b.address(), "the same block, back from its class");
         b.close();
         PoolMetrics after = StoragePool.metrics();
@@ -68,13 +69,13 @@ class StoragePoolTest {
         long address;
         try (var scope = TensorScope.open()) {
             Tensor base = Tensor.arange(DType.F32, 0, N, 1).reshape(3, 1000);
-            address = base.storage().address();
+            address = HostStorage.of(base.storage()).address();
             view = scope.keep(base.t().slice(0, 1, 3));
         }
         // the scope kept the storage, shared by base and view: nothing gave its block back
-        List<Storage> others = new ArrayList<>();
+        List<HostStorage> others = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            Storage s = Storage.allocate(DType.F32, N);
+            HostStorage s = HostStorage.allocate(DType.F32, N);
             s.segment().fill((byte) 0x7f);
             others.add(s);
             assertFalse(s.address() == address, "a block still viewed was handed out again");
@@ -133,10 +134,10 @@ class StoragePoolTest {
 
     /** Leases every idle block of the test's class and the next ones, writes garbage (NaN bits), frees them. */
     private static void poisonIdleBlocks() {
-        List<Storage> all = new ArrayList<>();
+        List<HostStorage> all = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             for (int n : new int[] {N, 1000, 3, 4 * N}) {
-                Storage s = Storage.allocate(DType.F32, n);
+                HostStorage s = HostStorage.allocate(DType.F32, n);
                 s.segment().fill((byte) 0xff);
                 all.add(s);
             }
@@ -153,7 +154,7 @@ class StoragePoolTest {
             long[] input = new long[1];
             Tensor product = TensorScope.unscoped(() -> {
                 Tensor in = Tensor.of(threes); // written from Java, now
-                input[0] = in.storage().address();
+                input[0] = HostStorage.of(in.storage()).address();
                 return in.mul(2);              // recorded, not run yet
             });
             for (int i = 0; i < 3; i++) {
@@ -162,9 +163,9 @@ class StoragePoolTest {
             }
             // no tensor refers to the input any more; the recording does, so its block is not free
             Set<Long> handedOut = new HashSet<>();
-            List<Storage> taken = new ArrayList<>();
+            List<HostStorage> taken = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
-                Storage s = Storage.allocate(DType.F32, N);
+                HostStorage s = HostStorage.allocate(DType.F32, N);
                 s.segment().fill((byte) 0xff);
                 handedOut.add(s.address());
                 taken.add(s);

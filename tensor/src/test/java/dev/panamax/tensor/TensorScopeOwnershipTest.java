@@ -1,5 +1,6 @@
 package dev.panamax.tensor;
 
+import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.core.memory.NativeBuffer;
 import dev.panamax.core.memory.NativeScope;
 import org.junit.jupiter.api.Test;
@@ -55,7 +56,7 @@ class TensorScopeOwnershipTest {
         try (TensorScope scope = TensorScope.open()) {
             try (NativeScope natives = NativeScope.open()) {
                 t = Tensor.ones(3);
-                assertFalse(natives.holds(t.storage().buffer()), "tensors join tensor scopes only");
+                assertFalse(natives.holds(t.storage().handle()), "tensors join tensor scopes only");
             }
             assertFalse(t.isFreed());
         }

@@ -1,5 +1,6 @@
 package dev.panamax.tensor.cpu;
 
+import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.tensor.DType;
 import dev.panamax.tensor.spi.BinaryOp;
 import dev.panamax.tensor.spi.Kernel;
@@ -308,6 +309,6 @@ final class Lowering {
 
     /** The address of the operand's first element, or 0 for none. */
     static long address(Operand o) {
-        return o == null ? 0 : o.storage().address() + o.offset() * o.dtype().byteSize();
+        return o == null ? 0 : HostStorage.of(o.storage()).address() + o.offset() * o.dtype().byteSize();
     }
 }

@@ -239,7 +239,7 @@ final class Recorder {
      */
     void pin(Storage s, Track t) {
         if (t.pinnedIn == current) return;
-        s.buffer().pin();
+        s.handle().pin();
         pinned.add(s);
         t.pinnedIn = current;
     }
@@ -287,7 +287,7 @@ final class Recorder {
         }
         boolean pinnedAny = !pinned.isEmpty();
         if (pinnedAny) {
-            for (Storage s : pinned) s.buffer().unpin();
+            for (Storage s : pinned) s.handle().unpin();
             pinned.clear();
         }
         Recording done = current;

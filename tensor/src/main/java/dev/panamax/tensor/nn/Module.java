@@ -30,6 +30,25 @@ public interface Module {
     /** Training (dropout active) or evaluation mode; layers without a difference ignore it. */
     default void setTraining(boolean training) {}
 
+    /**
+     * Moves every parameter to {@code backend} in place ({@link Tensor#relocate}) and returns this
+     * module; make the optimizer afterwards.
+     *
+     * <pre>{@code
+     * model.to(Backends.get("opencl"));
+     * var opt = new Adam(model.parameters(), 1e-3);
+     * }</pre>
+     */
+    default Module to(dev.panamax.tensor.spi.Backend backend) {
+        for (Tensor p : parameters()) p.relocate(backend);
+        return this;
+    }
+
+    /** {@link #to(dev.panamax.tensor.spi.Backend)} for the backend called {@code backend}. */
+    default Module to(String backend) {
+        return to(dev.panamax.tensor.Backends.get(backend));
+    }
+
     /** Frees every parameter's storage and gradient. */
     default void close() {
         for (Tensor p : parameters()) p.close();

@@ -1,6 +1,8 @@
 package dev.panamax.tensor.optim;
 
+import dev.panamax.tensor.Autograd;
 import dev.panamax.tensor.Tensor;
+import dev.panamax.tensor.TensorScope;
 import dev.panamax.tensor.spi.Kernel;
 
 import java.util.List;
@@ -66,11 +68,29 @@ public final class Adam extends Optimizer {
                 throw new IllegalStateException("Adam.step: parameter " + i + " " + p.shape()
                         + ", its gradient or its moments were already freed (closed parameter, or a closed optimizer)");
             }
-            p.backend().execute(new Kernel.AdamStep(p.operand(), g.operand(), m[i].operand(), v[i].operand(), lr, beta1, beta2, eps,
-                    weightDecay, decoupled, t));
+            var fused = new Kernel.AdamStep(p.operand(), g.operand(), m[i].operand(), v[i].operand(), lr, beta1, beta2, eps,
+                    weightDecay, decoupled, t);
+            if (p.backend().supports(fused)) p.backend().execute(fused);
+            else decomposed(p, g, m[i], v[i]);
             p.storage().markModified();
             m[i].storage().markModified();
             v[i].storage().markModified();
+        }
+    }
+
+    /**
+     * The update of {@link Kernel.AdamStep} as separate tensor ops, for a backend that declines the
+     * fused kernel: the same arithmetic, a dozen passes and their temporaries (freed at once).
+     */
+    private void decomposed(Tensor p, Tensor g, Tensor m, Tensor v) {
+        double c1 = 1 - Math.pow(beta1, t), c2 = 1 - Math.pow(beta2, t);
+        try (var off = Autograd.noGrad(); var scope = TensorScope.open()) {
+            Tensor gi = g;
+            if (decoupled) p.mulInPlace(1 - lr * weightDecay);
+            else if (weightDecay != 0) gi = g.add(p.mul(weightDecay));
+            m.mulInPlace(beta1).addInPlace(gi.mul(1 - beta1));
+            v.mulInPlace(beta2).addInPlace(gi.mul(gi).mul(1 - beta2));
+            p.subInPlace(m.mul(lr / c1).div(v.div(c2).sqrt().add(eps)));
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.panamax.tensor.reference;
 
+import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.tensor.DType;
 import dev.panamax.tensor.spi.Operand;
 
@@ -10,7 +11,7 @@ final class Indexing {
     private Indexing() {}
 
     static void select(Operand out, Operand in, Operand index, int axis) {
-        MemorySegment o = out.storage().segment(), x = in.storage().segment(), ix = index.storage().segment();
+        MemorySegment o = HostStorage.of(out.storage()).segment(), x = HostStorage.of(in.storage()).segment(), ix = HostStorage.of(index.storage()).segment();
         DType t = out.dtype();
         // walk out's shape with in's strides except along axis (looked up through index)
         long[] inStrides = in.strides().clone();
@@ -25,7 +26,7 @@ final class Indexing {
     }
 
     static void add(Operand out, Operand index, Operand src, int axis) {
-        MemorySegment o = out.storage().segment(), s = src.storage().segment(), ix = index.storage().segment();
+        MemorySegment o = HostStorage.of(out.storage()).segment(), s = HostStorage.of(src.storage()).segment(), ix = HostStorage.of(index.storage()).segment();
         DType t = out.dtype();
         long[] outStrides = out.strides().clone();
         outStrides[axis] = 0;

@@ -1,5 +1,6 @@
 package dev.panamax.tensor.reference;
 
+import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.tensor.DType;
 import dev.panamax.tensor.spi.Operand;
 import dev.panamax.tensor.spi.ReduceOp;
@@ -11,7 +12,7 @@ final class Reductions {
     private Reductions() {}
 
     static void reduce(ReduceOp op, Operand out, Operand in, int axis) {
-        MemorySegment o = out.storage().segment(), x = in.storage().segment();
+        MemorySegment o = HostStorage.of(out.storage()).segment(), x = HostStorage.of(in.storage()).segment();
         DType t = in.dtype();
         int length = in.shape()[axis];
         long step = in.strides()[axis];

@@ -1,5 +1,6 @@
 package dev.panamax.tensor.reference;
 
+import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.tensor.DType;
 import dev.panamax.tensor.spi.Backend;
 import dev.panamax.tensor.spi.BinaryOp;
@@ -50,13 +51,13 @@ public final class ReferenceBackend implements Backend {
     }
 
     private static void fill(Operand out, double value) {
-        MemorySegment o = out.storage().segment();
+        MemorySegment o = HostStorage.of(out.storage()).segment();
         DType t = out.dtype();
         for (Walk w = new Walk(out.shape(), out); w.hasNext(); w.advance()) Elements.set(o, t, w.offsets[0], value);
     }
 
     private static void unary(UnaryOp op, Operand out, Operand in) {
-        MemorySegment o = out.storage().segment(), x = in.storage().segment();
+        MemorySegment o = HostStorage.of(out.storage()).segment(), x = HostStorage.of(in.storage()).segment();
         DType to = out.dtype(), from = in.dtype();
         boolean integers = op == UnaryOp.COPY && !from.isFloating();
         for (Walk w = new Walk(out.shape(), out, in); w.hasNext(); w.advance()) {
@@ -89,7 +90,7 @@ public final class ReferenceBackend implements Backend {
     }
 
     private static void binary(BinaryOp op, Operand out, Operand a, Operand b) {
-        MemorySegment o = out.storage().segment(), x = a.storage().segment(), y = b.storage().segment();
+        MemorySegment o = HostStorage.of(out.storage()).segment(), x = HostStorage.of(a.storage()).segment(), y = HostStorage.of(b.storage()).segment();
         DType t = out.dtype(), ta = a.dtype();
         for (Walk w = new Walk(out.shape(), out, a, b); w.hasNext(); w.advance()) {
             if (ta.isFloating()) {
@@ -102,7 +103,7 @@ public final class ReferenceBackend implements Backend {
 
     /** The scalar stored as one element of a's dtype (so converted as the contract says), broadcast. */
     private static void binaryScalar(BinaryOp op, Operand out, Operand a, double scalar) {
-        try (Storage one = Storage.allocate(a.dtype(), 1)) {
+        try (HostStorage one = HostStorage.allocate(a.dtype(), 1)) {
             Elements.set(one.segment(), a.dtype(), 0, scalar);
             binary(op, out, a, new Operand(one, out.shape(), new long[out.rank()], 0));
         }
@@ -153,8 +154,8 @@ public final class ReferenceBackend implements Backend {
     }
 
     private static void where(Operand out, Operand cond, Operand a, Operand b) {
-        MemorySegment o = out.storage().segment(), c = cond.storage().segment();
-        MemorySegment x = a.storage().segment(), y = b.storage().segment();
+        MemorySegment o = HostStorage.of(out.storage()).segment(), c = HostStorage.of(cond.storage()).segment();
+        MemorySegment x = HostStorage.of(a.storage()).segment(), y = HostStorage.of(b.storage()).segment();
         DType t = out.dtype(), tc = cond.dtype();
         for (Walk w = new Walk(out.shape(), out, cond, a, b); w.hasNext(); w.advance()) {
             boolean pick = Elements.get(c, tc, w.offsets[1]) != 0;
@@ -166,8 +167,8 @@ public final class ReferenceBackend implements Backend {
     }
 
     private static void adam(Kernel.AdamStep k) {
-        MemorySegment p = k.param().storage().segment(), g = k.grad().storage().segment();
-        MemorySegment m = k.m().storage().segment(), v = k.v().storage().segment();
+        MemorySegment p = HostStorage.of(k.param().storage()).segment(), g = HostStorage.of(k.grad().storage()).segment();
+        MemorySegment m = HostStorage.of(k.m().storage()).segment(), v = HostStorage.of(k.v().storage()).segment();
         DType t = k.param().dtype();
         double c1 = 1 - Math.pow(k.beta1(), k.step()), c2 = 1 - Math.pow(k.beta2(), k.step());
         for (Walk w = new Walk(k.param().shape(), k.param(), k.grad(), k.m(), k.v()); w.hasNext(); w.advance()) {
@@ -183,7 +184,7 @@ public final class ReferenceBackend implements Backend {
     }
 
     private static void crossEntropy(Operand loss, Operand grad, Operand logits, Operand labels) {
-        MemorySegment x = logits.storage().segment(), y = labels.storage().segment();
+        MemorySegment x = HostStorage.of(logits.storage()).segment(), y = HostStorage.of(labels.storage()).segment();
         DType t = logits.dtype();
         int n = logits.shape()[0], c = logits.shape()[1];
         long[] s = logits.strides();
@@ -197,17 +198,17 @@ public final class ReferenceBackend implements Backend {
             long label = Elements.getLong(y, labels.dtype(), labels.offset() + i * labels.strides()[0]);
             total += max + Math.log(sum) - Elements.get(x, t, row + label * s[1]);
             if (grad == null) continue;
-            MemorySegment o = grad.storage().segment();
+            MemorySegment o = HostStorage.of(grad.storage()).segment();
             for (int j = 0; j < c; j++) {
                 double softmax = Math.exp(Elements.get(x, t, row + j * s[1]) - max) / sum;
                 Elements.set(o, grad.dtype(), grad.offset() + i * grad.strides()[0] + j * grad.strides()[1], (softmax - (j == label ? 1 : 0)) / n);
             }
         }
-        Elements.set(loss.storage().segment(), loss.dtype(), loss.offset(), total / n);
+        Elements.set(HostStorage.of(loss.storage()).segment(), loss.dtype(), loss.offset(), total / n);
     }
 
     private static void matmul(Operand out, Operand a, Operand b, boolean accumulate) {
-        MemorySegment o = out.storage().segment(), x = a.storage().segment(), y = b.storage().segment();
+        MemorySegment o = HostStorage.of(out.storage()).segment(), x = HostStorage.of(a.storage()).segment(), y = HostStorage.of(b.storage()).segment();
         DType t = out.dtype();
         int batch = out.shape()[0], m = out.shape()[1], n = out.shape()[2], k = a.shape()[2];
         long[] so = out.strides(), sa = a.strides(), sb = b.strides();

@@ -2,16 +2,26 @@ package dev.panamax.tensor.spi;
 
 import dev.panamax.tensor.DType;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Map;
 
 /**
  * Where tensors live and how their kernels run. The contract:
  * <ul>
- *   <li><b>Storage.</b> {@link #allocate} returns owned native memory through core's handles
- *   ({@link Storage} wraps a {@code NativeBuffer}, plain or pooled), so it is budgeted, shadowed on
- *   the heap and freed by close, scope or GC. Content is undefined (by default a reused block of the
+ *   <li><b>Storage.</b> {@link #allocate} returns owned memory on the backend's {@link #device()}
+ *   through core's handles ({@link HostStorage} wraps a {@code NativeBuffer}, plain or pooled; a
+ *   device backend's {@link DeviceStorage} owns device memory), so it is budgeted, visible to the GC
+ *   and freed by close, scope or GC. Content is undefined (by default a reused block of the
  *   {@link StoragePool} holds what its last user wrote); the frontend always writes before it
  *   reads, and an op whose kernel accumulates fills its output first.</li>
+ *   <li><b>Copies.</b> The frontend never touches elements itself: it copies host memory in with
+ *   {@link #write}, out with {@link #read}, and between two storages of the backend with
+ *   {@link #copy}, each in order with the kernels submitted before it. The defaults serve host
+ *   storage; a device backend overrides all three.</li>
+ *   <li><b>Declining.</b> A backend may decline a kernel ({@link #supports} false). The frontend then
+ *   runs the kernel's decomposition into other kernels for the fused ones ({@link Kernel.AdamStep},
+ *   {@link Kernel.CrossEntropy}) and refuses the op, naming the backend and the kernel, for the
+ *   others: there is no hidden fallback to another device.</li>
  *   <li><b>Kernels.</b> {@link #execute} receives one {@link Kernel} of a closed set over strided
  *   {@link Operand}s, already validated. A backend may run it at once or <em>record</em> it and run
  *   a whole recording in one native crossing later; kernels must take effect in the order they were
@@ -35,15 +45,77 @@ import java.util.Map;
  * rounding), which the contract test suite checks kernel by kernel.
  */
 public interface Backend {
-    /** The name users select it by ({@code reference}, {@code cpu}). */
+    /** The name users select it by ({@code reference}, {@code cpu}, {@code opencl}). */
     String name();
+
+    /** Where its storage lives: host memory by default. */
+    default Device device() {
+        return Device.HOST;
+    }
 
     /**
      * Owned memory for {@code length} elements of {@code dtype}, content undefined. By default a
      * block of the process's {@link StoragePool}, which the storage gives back when it is freed.
      */
     default Storage allocate(DType dtype, long length) {
-        return Storage.allocate(dtype, length);
+        return HostStorage.allocate(dtype, length);
+    }
+
+    /**
+     * Copies {@code from} (host memory, {@code from.byteSize()} bytes) into {@code to} from
+     * {@code byteOffset}, after every kernel submitted before that touches {@code to} and before every
+     * kernel submitted after; {@code from} may be reused once this returns.
+     */
+    default void write(Storage to, long byteOffset, MemorySegment from) {
+        HostStorage h = HostStorage.of(to);
+        sync(h);
+        h.buffer().pin(); // a close on another thread cannot hand the block to another tensor mid-copy
+        try {
+            MemorySegment.copy(from, 0, h.segment(), byteOffset, from.byteSize());
+        } finally {
+            h.buffer().unpin();
+        }
+    }
+
+    /**
+     * Copies {@code to.byteSize()} bytes of {@code from}, from {@code byteOffset}, into host memory
+     * {@code to}, once every kernel submitted before that writes {@code from} has run.
+     */
+    default void read(Storage from, long byteOffset, MemorySegment to) {
+        HostStorage h = HostStorage.of(from);
+        sync(h);
+        h.buffer().pin();
+        try {
+            MemorySegment.copy(h.segment(), byteOffset, to, 0, to.byteSize());
+        } finally {
+            h.buffer().unpin();
+        }
+    }
+
+    /**
+     * Copies {@code bytes} from one storage of this backend to another (or within one, the ranges
+     * apart), in order with the kernels submitted before and after.
+     */
+    default void copy(Storage from, long fromOffset, Storage to, long toOffset, long bytes) {
+        HostStorage f = HostStorage.of(from), t = HostStorage.of(to);
+        sync(f);
+        sync(t);
+        f.buffer().pin();
+        t.buffer().pin();
+        try {
+            MemorySegment.copy(f.segment(), fromOffset, t.segment(), toOffset, bytes);
+        } finally {
+            t.buffer().unpin();
+            f.buffer().unpin();
+        }
+    }
+
+    /**
+     * Whether the backend runs {@code kernel} itself (true by default). When not, the frontend runs
+     * the decomposition of a fused kernel, or refuses any other with the backend and kernel named.
+     */
+    default boolean supports(Kernel kernel) {
+        return true;
     }
 
     /** Runs {@code kernel}, now or (in submission order) by the next {@link #sync()}. */

@@ -1,5 +1,6 @@
 package dev.panamax.tensor.cpu;
 
+import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.tensor.DType;
 import dev.panamax.tensor.reference.ReferenceBackend;
 import dev.panamax.tensor.spi.Backend;
@@ -29,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.*;
  */
 class CpuKernelsTest {
     private final Random rnd = new Random(7);
-    private final List<Storage> storages = new ArrayList<>();
+    private final List<HostStorage> storages = new ArrayList<>();
     private final ReferenceBackend reference = new ReferenceBackend();
 
     @AfterEach
@@ -42,10 +43,10 @@ class CpuKernelsTest {
         long n = o.elements();
         for (long i = 0; i < n; i++) {
             switch (t) {
-                case F32 -> o.storage().segment().setAtIndex(ValueLayout.JAVA_FLOAT, i, (float) (rnd.nextGaussian()));
-                case I32 -> o.storage().segment().setAtIndex(ValueLayout.JAVA_INT, i, rnd.nextInt(5));
-                case I64 -> o.storage().segment().setAtIndex(ValueLayout.JAVA_LONG, i, rnd.nextInt(5));
-                case F16 -> o.storage().segment().setAtIndex(ValueLayout.JAVA_SHORT, i, Float.floatToFloat16((float) rnd.nextGaussian()));
+                case F32 -> HostStorage.of(o.storage()).segment().setAtIndex(ValueLayout.JAVA_FLOAT, i, (float) (rnd.nextGaussian()));
+                case I32 -> HostStorage.of(o.storage()).segment().setAtIndex(ValueLayout.JAVA_INT, i, rnd.nextInt(5));
+                case I64 -> HostStorage.of(o.storage()).segment().setAtIndex(ValueLayout.JAVA_LONG, i, rnd.nextInt(5));
+                case F16 -> HostStorage.of(o.storage()).segment().setAtIndex(ValueLayout.JAVA_SHORT, i, Float.floatToFloat16((float) rnd.nextGaussian()));
             }
         }
         return o;
@@ -54,7 +55,7 @@ class CpuKernelsTest {
     private Operand contiguous(DType t, int... shape) {
         long n = 1;
         for (int d : shape) n *= d;
-        Storage s = Storage.allocate(t, Math.max(n, 1));
+        HostStorage s = HostStorage.allocate(t, Math.max(n, 1));
         storages.add(s);
         long[] strides = new long[shape.length];
         long step = 1;
@@ -90,10 +91,10 @@ class CpuKernelsTest {
 
     private static double get(Operand o, long i) {
         return switch (o.dtype()) {
-            case F32 -> o.storage().segment().getAtIndex(ValueLayout.JAVA_FLOAT, i);
-            case I32 -> o.storage().segment().getAtIndex(ValueLayout.JAVA_INT, i);
-            case I64 -> o.storage().segment().getAtIndex(ValueLayout.JAVA_LONG, i);
-            case F16 -> Float.float16ToFloat(o.storage().segment().getAtIndex(ValueLayout.JAVA_SHORT, i));
+            case F32 -> HostStorage.of(o.storage()).segment().getAtIndex(ValueLayout.JAVA_FLOAT, i);
+            case I32 -> HostStorage.of(o.storage()).segment().getAtIndex(ValueLayout.JAVA_INT, i);
+            case I64 -> HostStorage.of(o.storage()).segment().getAtIndex(ValueLayout.JAVA_LONG, i);
+            case F16 -> Float.float16ToFloat(HostStorage.of(o.storage()).segment().getAtIndex(ValueLayout.JAVA_SHORT, i));
         };
     }
 
@@ -213,7 +214,7 @@ class CpuKernelsTest {
         // accumulate: both outputs start from the same values
         Operand expected = random(DType.F32, 2, 3, 5);
         Operand actual = contiguous(DType.F32, 2, 3, 5);
-        actual.storage().segment().copyFrom(expected.storage().segment());
+        HostStorage.of(actual.storage()).segment().copyFrom(HostStorage.of(expected.storage()).segment());
         reference.execute(new Kernel.MatMul(expected, a, b, true));
         cpu.execute(new Kernel.MatMul(actual, a, b, true));
         cpu.sync();
@@ -233,7 +234,7 @@ class CpuKernelsTest {
             Operand src = random(DType.F32, 7, 3);
             Operand expected = random(DType.F32, 5, 3);
             Operand actual = contiguous(DType.F32, 5, 3);
-            actual.storage().segment().copyFrom(expected.storage().segment());
+            HostStorage.of(actual.storage()).segment().copyFrom(HostStorage.of(expected.storage()).segment());
             reference.execute(new Kernel.IndexAdd(expected, idx, src, 0));
             cpu.execute(new Kernel.IndexAdd(actual, idx, src, 0));
             cpu.sync();
@@ -293,7 +294,7 @@ class CpuKernelsTest {
             for (int k = 0; k < 2; k++) {
                 for (int j = 0; j < 3; j++) {
                     state[k][j] = contiguous(DType.F32, 256, 520);
-                    state[k][j].storage().segment().copyFrom(start[j].storage().segment());
+                    HostStorage.of(state[k][j].storage()).segment().copyFrom(HostStorage.of(start[j].storage()).segment());
                 }
             }
             reference.execute(new Kernel.AdamStep(state[0][0], grad, state[0][1], state[0][2], 0.01, 0.9, 0.999, 1e-8, 0.1, true, 3));
@@ -305,7 +306,7 @@ class CpuKernelsTest {
             Operand src = random(DType.F32, 300, 520);
             Operand expected = random(DType.F32, 256, 520);
             Operand actual = contiguous(DType.F32, 256, 520);
-            actual.storage().segment().copyFrom(expected.storage().segment());
+            HostStorage.of(actual.storage()).segment().copyFrom(HostStorage.of(expected.storage()).segment());
             reference.execute(new Kernel.IndexAdd(expected, idx, src, 0));
             cpu.execute(new Kernel.IndexAdd(actual, idx, src, 0));
             cpu.sync();

@@ -1,5 +1,6 @@
-package dev.panamax.tensor;
+package dev.panamax.tensor.contract;
 
+import dev.panamax.tensor.*;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.function.Function;

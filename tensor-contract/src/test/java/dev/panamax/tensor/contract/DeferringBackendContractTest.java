@@ -1,5 +1,6 @@
-package dev.panamax.tensor;
+package dev.panamax.tensor.contract;
 
+import dev.panamax.tensor.*;
 import dev.panamax.tensor.spi.Backend;
 
 /** The contract over a backend that runs nothing until sync: the frontend syncs where it must. */

@@ -1,5 +1,6 @@
-package dev.panamax.tensor;
+package dev.panamax.tensor.contract;
 
+import dev.panamax.tensor.*;
 import dev.panamax.tensor.reference.ReferenceBackend;
 import dev.panamax.tensor.spi.Backend;
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,7 @@ import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -32,7 +34,20 @@ import static org.junit.jupiter.api.Assertions.fail;
  * }
  * }</pre>
  */
-public abstract class BackendContract extends ScopedTest {
+public abstract class BackendContract {
+    private TensorScope scope;
+
+    /** Each test runs in a tensor scope of its own, so what it makes is freed when it ends. */
+    @org.junit.jupiter.api.BeforeEach
+    final void openTensorScope() {
+        scope = TensorScope.open();
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    final void closeTensorScope() {
+        scope.close();
+    }
+
     /** The backend under test. */
     protected abstract Backend candidate();
 
@@ -331,6 +346,10 @@ public abstract class BackendContract extends ScopedTest {
         agree("matmul vector left", x -> x[0].matmul(x[1]), f32(5).requiresGrad(), f32(5, 3).requiresGrad());
         agree("dot", x -> x[0].matmul(x[1]), f32(7).requiresGrad(), f32(7).requiresGrad());
         agree("matmul large", x -> x[0].matmul(x[1]), f32(200, 150), f32(150, 120));
+        Input h = new Input(DType.F16, new int[] {6, 5}, -2, 2, Layout.CONTIGUOUS, false);
+        agree("matmul f16", x -> x[0].matmul(x[1]), h, new Input(DType.F16, new int[] {5, 7}, -2, 2, Layout.TRANSPOSED, false));
+        agree("matmul f16 batched", x -> x[0].matmul(x[1]), new Input(DType.F16, new int[] {3, 4, 33}, -1, 1, Layout.CONTIGUOUS, false),
+                new Input(DType.F16, new int[] {33, 9}, -1, 1, Layout.CONTIGUOUS, false));
         for (int k = 1; k <= 5; k++) {
             int kk = k;
             agree("matmul inner " + k, x -> x[0].matmul(x[1]), f32(37, kk).requiresGrad(), f32(kk, 29).as(Layout.TRANSPOSED).requiresGrad());
@@ -505,6 +524,146 @@ public abstract class BackendContract extends ScopedTest {
             model.close();
             return out;
         }, f32(32, 2), ints(DType.I64, 0, 3, 32));
+    }
+
+    @Test
+    void gradientsMatchFiniteDifferences() {
+        try (var use = Backends.using(candidate())) {
+            Gradcheck.check("tanh(x) * y", x -> x[0].tanh().mul(x[1]), Gradcheck.random(1, 3, 4), Gradcheck.random(2, 3, 4));
+            Gradcheck.check("x @ w + b", x -> x[0].matmul(x[1]).add(x[2]), Gradcheck.random(3, 4, 5), Gradcheck.random(4, 5, 3),
+                    Gradcheck.random(5, 3));
+            Gradcheck.check("softmax-sum", x -> x[0].exp().div(x[0].exp().sum(1, true)).mul(x[0]).sum(0, false),
+                    Gradcheck.random(6, 3, 5));
+            Gradcheck.check("broadcast max", x -> x[0].maximum(x[1]).sqrt(), Gradcheck.uniform(7, 0.5, 2, 4, 1),
+                    Gradcheck.uniform(8, 0.5, 2, 1, 3));
+        }
+    }
+
+    @Test
+    void aShortTrainingRunLowersTheLoss() {
+        try (var use = Backends.using(candidate())) {
+            var rng = new SplittableRandom(11);
+            float[] xs = new float[2 * 96];
+            long[] ys = new long[96];
+            for (int i = 0; i < 96; i++) {
+                int c = i % 3;
+                double angle = c * 2.1 + rng.nextDouble() * 0.6;
+                xs[2 * i] = (float) Math.cos(angle);
+                xs[2 * i + 1] = (float) Math.sin(angle);
+                ys[i] = c;
+            }
+            Tensor x = Tensor.of(xs, 96, 2), y = Tensor.of(ys, 96);
+            var model = new dev.panamax.tensor.nn.Sequential(new dev.panamax.tensor.nn.Linear(2, 32, rng), new dev.panamax.tensor.nn.ReLU(),
+                    new dev.panamax.tensor.nn.Linear(32, 3, rng));
+            var adam = new dev.panamax.tensor.optim.Adam(model.parameters(), 0.05);
+            double first = Double.NaN, last = Double.NaN;
+            for (int step = 0; step < 40; step++) {
+                try (var s = TensorScope.open()) {
+                    Tensor loss = Tensor.crossEntropy(model.forward(x), y);
+                    adam.zeroGrad();
+                    loss.backward();
+                    adam.step();
+                    last = loss.item();
+                    if (step == 0) first = last;
+                }
+            }
+            assertTrue(last < 0.5 * first, candidate().name() + ": loss " + first + " -> " + last + " in 40 Adam steps");
+            assertEquals(candidate().device(), model.parameters().getFirst().device());
+            adam.close();
+            model.close();
+        }
+    }
+
+    @Test
+    void tensorsMoveToAndFromTheBackendBitForBit() {
+        Backend host = reference;
+        var rng = new SplittableRandom(12);
+        float[] f = new float[1000];
+        for (int i = 0; i < f.length; i++) f[i] = Float.intBitsToFloat(rng.nextInt()); // every bit pattern, NaN payloads included
+        long[] l = rng.longs(333).toArray();
+        int[] n = rng.ints(77).toArray();
+        short[] h = new short[129];
+        for (int i = 0; i < h.length; i++) h[i] = (short) rng.nextInt();
+        Tensor tf, tl, tn, th;
+        try (var use = Backends.using(host)) {
+            tf = Tensor.of(f, 10, 100);
+            tl = Tensor.of(l, 333);
+            tn = Tensor.of(n, 7, 11);
+            th = Tensor.ofHalf(h, 129);
+        }
+        for (Tensor t : new Tensor[] {tf, tl, tn, th}) {
+            Tensor there = t.to(candidate());
+            assertEquals(candidate(), there.backend());
+            assertEquals(candidate().device(), there.device());
+            Tensor back = there.to(host);
+            assertEquals(t.shape(), back.shape());
+            assertEquals(t.dtype(), back.dtype());
+            assertArrayEquals(rawBits(t), rawBits(back), "bits changed on the way through " + candidate().name() + ": " + t.dtype());
+        }
+        // a strided view moves as its values, and the gradient flows back through the move
+        Tensor w = tf.slice(1, 0, 4).t().contiguous().requiresGrad(true);
+        Tensor moved = w.to(candidate());
+        moved.mul(2).sum().to(host).backward();
+        float[] g = w.grad().toFloatArray();
+        for (float v : g) assertEquals(2f, v);
+        w.close(); // and its gradient, which belongs to the leaf, not to the scope
+    }
+
+    /** The raw bytes of a tensor's values, as longs (floats by their bits, not as numbers). */
+    private static long[] rawBits(Tensor t) {
+        return switch (t.dtype()) {
+            case F32 -> {
+                float[] f = t.toFloatArray();
+                long[] bits = new long[f.length];
+                for (int i = 0; i < f.length; i++) bits[i] = Float.floatToRawIntBits(f[i]);
+                yield bits;
+            }
+            case F16 -> {
+                short[] h = t.toHalfArray();
+                long[] bits = new long[h.length];
+                for (int i = 0; i < h.length; i++) bits[i] = h[i];
+                yield bits;
+            }
+            case I32 -> java.util.Arrays.stream(t.toIntArray()).asLongStream().toArray();
+            case I64 -> t.toLongArray();
+        };
+    }
+
+    @Test
+    void mixingBackendsIsRefusedWithBothNamed() {
+        if (candidate().name().equals(reference.name())) return;
+        Tensor here;
+        try (var use = Backends.using(candidate())) {
+            here = Tensor.ones(2, 3);
+        }
+        Tensor there;
+        try (var use = Backends.using(reference)) {
+            there = Tensor.ones(2, 3);
+        }
+        var e = assertThrows(TensorException.class, () -> here.add(there));
+        assertTrue(e.getMessage().contains(candidate().name()) && e.getMessage().contains(reference.name())
+                && e.getMessage().contains("(2, 3)"), e.getMessage());
+        assertTrue(e.getMessage().contains(candidate().device().toString()), e.getMessage());
+    }
+
+    @Test
+    void storageIsFreedByCloseAndByScopeEndExactlyOnce() {
+        try (var use = Backends.using(candidate())) {
+            Tensor t = Tensor.ones(64, 64);
+            Tensor view = t.slice(0, 0, 8);
+            t.close();
+            assertTrue(t.isFreed() && view.isFreed());
+            t.close(); // idempotent
+            var e = assertThrows(TensorException.class, () -> view.add(1.0));
+            assertTrue(e.getMessage().contains("freed"), e.getMessage());
+            Tensor inner;
+            try (var s = TensorScope.open()) {
+                inner = Tensor.ones(1000).mul(3);
+                assertFalse(inner.isFreed());
+            }
+            assertTrue(inner.isFreed());
+            inner.close();
+        }
     }
 
     // ------------------------------------------------------------------ dtype semantics (docs/ARCHITECTURE.md, "Dtype semantics")

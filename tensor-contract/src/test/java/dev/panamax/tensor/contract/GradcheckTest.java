@@ -1,12 +1,13 @@
-package dev.panamax.tensor;
+package dev.panamax.tensor.contract;
 
+import dev.panamax.tensor.*;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
-import static dev.panamax.tensor.Gradcheck.check;
-import static dev.panamax.tensor.Gradcheck.random;
-import static dev.panamax.tensor.Gradcheck.uniform;
+import static dev.panamax.tensor.contract.Gradcheck.check;
+import static dev.panamax.tensor.contract.Gradcheck.random;
+import static dev.panamax.tensor.contract.Gradcheck.uniform;
 
 /** Every differentiable op's gradient against finite differences. */
 class GradcheckTest {

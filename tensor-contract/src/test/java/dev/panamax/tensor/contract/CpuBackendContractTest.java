@@ -1,6 +1,7 @@
-package dev.panamax.tensor.cpu;
+package dev.panamax.tensor.contract;
 
-import dev.panamax.tensor.BackendContract;
+
+import dev.panamax.tensor.*;
 import dev.panamax.tensor.Backends;
 import dev.panamax.tensor.spi.Backend;
 
@@ -8,6 +9,6 @@ import dev.panamax.tensor.spi.Backend;
 class CpuBackendContractTest extends BackendContract {
     @Override
     protected Backend candidate() {
-        return Backends.get(CpuBackend.NAME);
+        return Backends.get(dev.panamax.tensor.cpu.CpuBackend.NAME);
     }
 }

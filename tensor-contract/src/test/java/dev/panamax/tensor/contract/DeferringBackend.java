@@ -1,5 +1,7 @@
-package dev.panamax.tensor;
+package dev.panamax.tensor.contract;
 
+import dev.panamax.tensor.*;
+import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.tensor.reference.ReferenceBackend;
 import dev.panamax.tensor.spi.Backend;
 import dev.panamax.tensor.spi.Kernel;
@@ -24,7 +26,7 @@ final class DeferringBackend implements Backend {
 
     @Override
     public dev.panamax.tensor.spi.Storage allocate(DType dtype, long length) {
-        var s = dev.panamax.tensor.spi.Storage.allocate(dtype, length);
+        var s = dev.panamax.tensor.spi.HostStorage.allocate(dtype, length);
         s.segment().fill((byte) 0x7f); // garbage a frontend that reads too early would see
         return s;
     }
