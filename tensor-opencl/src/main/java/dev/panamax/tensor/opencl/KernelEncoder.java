@@ -7,7 +7,6 @@ import dev.panamax.compute.Size;
 import dev.panamax.tensor.DType;
 import dev.panamax.tensor.spi.Kernel;
 import dev.panamax.tensor.spi.Operand;
-import dev.panamax.tensor.spi.ReduceOp;
 import dev.panamax.tensor.spi.Storage;
 
 import java.lang.foreign.MemorySegment;
@@ -132,11 +131,7 @@ public final class KernelEncoder {
     private void reduce(Binder b, Kernel.Reduce k) {
         Operand in = k.in(), out = k.out();
         int axis = k.axis();
-        DType expected = switch (k.op()) {
-            case SUM -> in.dtype().isFloating() ? in.dtype() : DType.I64;
-            case MAX, MIN -> in.dtype();
-            case ARGMAX -> DType.I64;
-        };
+        DType expected = KernelSources.reduceOutput(k.op(), in.dtype());
         if (out.dtype() != expected)
             throw new IllegalArgumentException("reduce " + k.op() + " of " + in + " into " + out + ": expected an output of dtype " + expected.label());
         int[] shape = without(out.shape(), axis);
@@ -146,7 +141,7 @@ public final class KernelEncoder {
         if (count == 0) return;
         long length = in.shape()[axis];
         boolean tree = length >= TREE_THRESHOLD;
-        ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.REDUCE, in.dtype(), out.dtype()), KernelSources.reduceName(k.op(), tree));
+        ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.REDUCE, in.dtype()), KernelSources.reduceName(k.op(), tree));
         ComputeEncoder e = b.encoder().setPipeline(pipeline)
                 .setBuffer(0, b.buffer(out)).setBuffer(1, b.buffer(in)).setBytes(2, bytes(layout.pack()))
                 .setLong(3, count).setLong(4, length).setLong(5, in.strides()[axis]);

@@ -1,5 +1,6 @@
 package dev.panamax.tensor.opencl;
 
+import dev.panamax.tensor.DType;
 import dev.panamax.tensor.spi.BinaryOp;
 import dev.panamax.tensor.spi.ReduceOp;
 import dev.panamax.tensor.spi.UnaryOp;
@@ -67,7 +68,7 @@ final class KernelSources {
             case WHERE -> b.append(where(key.type(0), key.type(1)).source());
             case ADAM_STEP -> b.append(adam(key.type(0)).source());
             case REDUCE -> {
-                for (ReduceOp op : ReduceOp.values()) b.append(reduce(op, key.type(0), key.type(1)));
+                for (ReduceOp op : ReduceOp.values()) b.append(reduce(op, key.type(0), ClType.of(reduceOutput(op, key.dtypes().get(0)))));
             }
             case MATMUL -> b.append(matmul(key.type(0)));
             case INDEX_SELECT -> b.append(indexSelect(key.type(0), key.type(1)));
@@ -85,6 +86,15 @@ final class KernelSources {
 
     static String binaryName(BinaryOp op, boolean scalar) {
         return "binary_" + lower(op) + (scalar ? "_scalar" : "");
+    }
+
+    /** The dtype a reduction of {@code in} gives: sums of integers widen to i64, argmax is i64, the rest keep the dtype. */
+    static DType reduceOutput(ReduceOp op, DType in) {
+        return switch (op) {
+            case SUM -> in.isFloating() ? in : DType.I64;
+            case MAX, MIN -> in;
+            case ARGMAX -> DType.I64;
+        };
     }
 
     static String reduceName(ReduceOp op, boolean tree) {
