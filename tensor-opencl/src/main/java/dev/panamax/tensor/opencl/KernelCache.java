@@ -8,6 +8,8 @@ import dev.panamax.compute.LibraryBuildException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -30,8 +32,16 @@ public final class KernelCache implements AutoCloseable {
 
     private record PipelineKey(ProgramKey program, String function) {}
 
+    private final Function<ProgramKey, String> sources;
+
     public KernelCache(ComputeDevice device) {
-        this.device = device;
+        this(device, KernelSources::source);
+    }
+
+    /** A cache whose programs come from {@code sources} (tests give it source that does not compile). */
+    KernelCache(ComputeDevice device, Function<ProgramKey, String> sources) {
+        this.device = Objects.requireNonNull(device, "device");
+        this.sources = sources;
     }
 
     public ComputeDevice device() {
@@ -57,7 +67,7 @@ public final class KernelCache implements AutoCloseable {
     private Library library(ProgramKey key, String function) {
         return libraries.computeIfAbsent(key, k -> {
             try {
-                return device.newLibrary(KernelSources.source(k), KernelSources.OPTIONS);
+                return device.newLibrary(sources.apply(k), KernelSources.OPTIONS);
             } catch (LibraryBuildException e) {
                 throw new KernelBuildException("tensor kernel program '" + k + "' (kernel " + function + ") did not compile on device '"
                         + device.info().name() + "' (" + device.info().vendor() + "): " + e.getMessage() + "\nbuild log:\n" + e.log(), e);

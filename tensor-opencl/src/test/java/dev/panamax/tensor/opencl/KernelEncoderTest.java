@@ -297,6 +297,36 @@ class KernelEncoderTest {
     }
 
     @Test
+    void rankFourPermutedOperandsTakeTheStridedPath() {
+        for (DType t : new DType[] {DType.F32, DType.I64}) {
+            Storage as = storage(t, 2 * 3 * 4 * 5);
+            Operand a = new Operand(as, new int[] {5, 2, 4, 3}, new long[] {1, 60, 5, 20}, 0); // a permutation of (2, 3, 4, 5)
+            Operand b = input(t, Form.BROADCAST, 5, 2, 4, 3);
+            Operand out = output(t, Form.CONTIGUOUS, 5, 2, 4, 3);
+            check("rank 4 add " + t, new Kernel.Binary(BinaryOp.ADD, out, a, b), out);
+        }
+        done();
+    }
+
+    @Test
+    void aProgramThatDoesNotCompileIsNamedWithItsDeviceAndLog() {
+        try (KernelCache broken = new KernelCache(device, key -> "__kernel void fill_dense(__global float *p) { p[0] = undefined_name; }")) {
+            KernelEncoder encoder = new KernelEncoder(broken);
+            Operand out = output(DType.F16, Form.CONTIGUOUS, 4);
+            KernelBuildException e = org.junit.jupiter.api.Assertions.assertThrows(KernelBuildException.class, () -> {
+                CommandBuffer commands = queue.commandBuffer();
+                try (ComputeEncoder ce = commands.computeEncoder()) {
+                    encoder.encode(new Kernel.Fill(out, 1), ce, s -> null);
+                }
+            });
+            assertTrue(e.getMessage().contains("'fill f16'") && e.getMessage().contains("fill_dense")
+                    && e.getMessage().contains(device.info().name()), e.getMessage());
+            assertTrue(e.log().contains("undefined_name"), e.log());
+        }
+        freeMade();
+    }
+
+    @Test
     void anOpADtypeDoesNotTakeIsRefusedNamingIt() {
         Operand out = output(DType.I32, Form.CONTIGUOUS, 2), in = input(DType.I32, Form.CONTIGUOUS, 2);
         IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> {
