@@ -1,0 +1,265 @@
+package dev.panamax.tensor.opencl;
+
+import dev.panamax.compute.Buffer;
+import dev.panamax.compute.ComputeEncoder;
+import dev.panamax.compute.ComputePipeline;
+import dev.panamax.compute.Size;
+import dev.panamax.tensor.DType;
+import dev.panamax.tensor.spi.Kernel;
+import dev.panamax.tensor.spi.Operand;
+import dev.panamax.tensor.spi.Storage;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Encodes any {@link Kernel} as dispatches into a {@link ComputeEncoder}: picks the program
+ * ({@link KernelCache}, compiled on first use) and the path (contiguous or strided; rows or tree
+ * for a reduction), binds the operands' buffers whole with element offsets and strides as
+ * arguments, and dispatches whole threadgroups (kernels bound-check their index). Nothing is read
+ * back: a kernel is encoded without a host round trip. Which {@link Buffer} holds a {@link Storage}
+ * is the caller's choice ({@code bufferOf}); a buffer must hold the storage's elements from byte 0.
+ *
+ * <pre>{@code
+ * try (ComputeEncoder e = commandBuffer.computeEncoder()) {
+ *     kernels.encode(new Kernel.Binary(BinaryOp.ADD, out, a, b), e, buffers::get);
+ * }
+ * }</pre>
+ *
+ * An empty kernel (no output element) encodes nothing. Thread-safe (an encoder itself belongs to one thread).
+ */
+public final class KernelEncoder {
+    /** Axis length from which a reduction takes a work-group per output element. */
+    static final long TREE_THRESHOLD = 256;
+    private static final int GROUP = 256;
+
+    private final KernelCache kernels;
+
+    public KernelEncoder(KernelCache kernels) {
+        this.kernels = Objects.requireNonNull(kernels, "kernels");
+    }
+
+    /**
+     * Encodes {@code kernel} into {@code encoder}.
+     *
+     * @throws IllegalArgumentException for an op a dtype does not take (as the reference refuses it)
+     * @throws KernelBuildException     when the kernel's program does not compile on the device
+     */
+    public void encode(Kernel kernel, ComputeEncoder encoder, Function<Storage, Buffer> bufferOf) {
+        Binder b = new Binder(encoder, bufferOf);
+        switch (kernel) {
+            case Kernel.Fill k -> elementwise(b, ProgramKey.of(Family.FILL, k.out().dtype()), "fill", k.out().shape(),
+                    new Operand[] {k.out()}, Scalar.of(k.out().dtype(), k.value()));
+            case Kernel.Unary k -> {
+                if (!KernelSources.supports(k.op(), ClType.of(k.in().dtype())))
+                    throw refused("unary " + k.op(), k.in(), "a floating dtype (only COPY takes integers)");
+                elementwise(b, ProgramKey.of(Family.UNARY, k.out().dtype(), k.in().dtype()), KernelSources.unaryName(k.op()), k.out().shape(),
+                        new Operand[] {k.out(), k.in()});
+            }
+            case Kernel.Binary k -> {
+                sameDtype("binary " + k.op(), k.a(), k.b());
+                if (!KernelSources.supports(k.op(), ClType.of(k.a().dtype())))
+                    throw refused("binary " + k.op(), k.a(), "a floating dtype");
+                elementwise(b, ProgramKey.of(Family.BINARY, k.out().dtype(), k.a().dtype()), KernelSources.binaryName(k.op(), false),
+                        k.out().shape(), new Operand[] {k.out(), k.a(), k.b()});
+            }
+            case Kernel.BinaryScalar k -> {
+                if (!KernelSources.supports(k.op(), ClType.of(k.a().dtype())))
+                    throw refused("binary " + k.op(), k.a(), "a floating dtype");
+                elementwise(b, ProgramKey.of(Family.BINARY, k.out().dtype(), k.a().dtype()), KernelSources.binaryName(k.op(), true),
+                        k.out().shape(), new Operand[] {k.out(), k.a()}, Scalar.of(k.a().dtype(), k.scalar()));
+            }
+            case Kernel.Where k -> {
+                sameDtype("where", k.out(), k.a());
+                sameDtype("where", k.out(), k.b());
+                elementwise(b, ProgramKey.of(Family.WHERE, k.out().dtype(), k.cond().dtype()), "where", k.out().shape(),
+                        new Operand[] {k.out(), k.cond(), k.a(), k.b()});
+            }
+            case Kernel.AdamStep k -> adam(b, k);
+            case Kernel.Reduce k -> reduce(b, k);
+            case Kernel.MatMul k -> matmul(b, k);
+            case Kernel.IndexSelect k -> indexSelect(b, k);
+            case Kernel.IndexAdd k -> indexAdd(b, k);
+            case Kernel.CrossEntropy k -> crossEntropy(b, k);
+        }
+    }
+
+    /** The encoder and the storage-to-buffer mapping of one {@link #encode} call. */
+    private record Binder(ComputeEncoder encoder, Function<Storage, Buffer> bufferOf) {
+        Buffer buffer(Operand o) {
+            Buffer buffer = bufferOf.apply(o.storage());
+            if (buffer == null) throw new IllegalArgumentException("no device buffer for operand " + o + " (bufferOf returned null)");
+            long needed = o.storage().byteSize();
+            if (buffer.length() < needed)
+                throw new IllegalArgumentException("device buffer " + buffer.describe() + " is smaller than the storage of operand " + o
+                        + ": length=" + buffer.length() + " expected at least " + needed);
+            return buffer;
+        }
+    }
+
+    private void elementwise(Binder b, ProgramKey key, String name, int[] shape, Operand[] operands, Scalar... scalars) {
+        Layout layout = Layout.of(shape, operands);
+        long n = layout.elements();
+        if (n == 0) return;
+        boolean dense = layout.dense();
+        ComputePipeline pipeline = kernels.pipeline(key, name + (dense ? "_dense" : "_strided"));
+        ComputeEncoder e = b.encoder().setPipeline(pipeline);
+        int arg = 0;
+        for (Operand o : operands) e.setBuffer(arg++, b.buffer(o));
+        if (dense) {
+            for (long offset : layout.offsets()) e.setLong(arg++, offset);
+        } else {
+            e.setBytes(arg++, bytes(layout.pack()));
+        }
+        for (Scalar s : scalars) s.set(e, arg++);
+        e.setLong(arg, n);
+        cover(e, pipeline, dense ? Math.ceilDiv(n, Elementwise.VECTOR) : n);
+    }
+
+    private void adam(Binder b, Kernel.AdamStep k) {
+        for (Operand o : new Operand[] {k.grad(), k.m(), k.v()}) sameDtype("adam step", k.param(), o);
+        double c1 = 1 - Math.pow(k.beta1(), k.step()), c2 = 1 - Math.pow(k.beta2(), k.step());
+        elementwise(b, ProgramKey.of(Family.ADAM_STEP, k.param().dtype()), "adam_step", k.param().shape(),
+                new Operand[] {k.param(), k.grad(), k.m(), k.v()},
+                new Scalar.F32((float) (k.lr() / c1)), new Scalar.F32((float) k.beta1()), new Scalar.F32((float) k.beta2()),
+                new Scalar.F32((float) k.eps()), new Scalar.F32((float) k.weightDecay()), new Scalar.F32((float) (1 - k.lr() * k.weightDecay())),
+                new Scalar.F32((float) c2), new Scalar.I32(k.decoupled() ? 1 : 0));
+    }
+
+    private void reduce(Binder b, Kernel.Reduce k) {
+        Operand in = k.in(), out = k.out();
+        int axis = k.axis();
+        DType expected = KernelSources.reduceOutput(k.op(), in.dtype());
+        if (out.dtype() != expected)
+            throw new IllegalArgumentException("reduce " + k.op() + " of " + in + " into " + out + ": expected an output of dtype " + expected.label());
+        int[] shape = without(out.shape(), axis);
+        Layout layout = Layout.of(shape, new Operand(out.storage(), shape, without(out.strides(), axis), out.offset()),
+                new Operand(in.storage(), shape, without(in.strides(), axis), in.offset()));
+        long count = layout.elements();
+        if (count == 0) return;
+        long length = in.shape()[axis];
+        boolean tree = length >= TREE_THRESHOLD;
+        ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.REDUCE, in.dtype()), KernelSources.reduceName(k.op(), tree));
+        ComputeEncoder e = b.encoder().setPipeline(pipeline)
+                .setBuffer(0, b.buffer(out)).setBuffer(1, b.buffer(in)).setBytes(2, bytes(layout.pack()))
+                .setLong(3, count).setLong(4, length).setLong(5, in.strides()[axis]);
+        if (tree) {
+            int group = group(pipeline, KernelSources.REDUCE_GROUP);
+            e.dispatchThreadgroups(Size.of(count), Size.of(group));
+        } else {
+            cover(e, pipeline, count);
+        }
+    }
+
+    private void matmul(Binder b, Kernel.MatMul k) {
+        Operand out = k.out(), a = k.a(), bb = k.b();
+        sameDtype("matmul", out, a);
+        sameDtype("matmul", out, bb);
+        if (!out.dtype().isFloating()) throw refused("matmul", out, "a floating dtype");
+        int batch = out.shape()[0], m = out.shape()[1], n = out.shape()[2], depth = a.shape()[2];
+        if ((long) batch * m * n == 0) return;
+        long[] layout = {m, n, depth, batch,
+                out.offset(), out.strides()[0], out.strides()[1], out.strides()[2],
+                a.offset(), a.strides()[0], a.strides()[1], a.strides()[2],
+                bb.offset(), bb.strides()[0], bb.strides()[1], bb.strides()[2]};
+        ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.MATMUL, out.dtype()), "matmul");
+        int tile = KernelSources.TILE;
+        if (pipeline.maxThreadsPerThreadgroup() < (long) tile * tile)
+            throw new IllegalStateException("matmul needs work-groups of " + tile * tile + " threads; device '"
+                    + kernels.device().info().name() + "' runs at most " + pipeline.maxThreadsPerThreadgroup() + " of this kernel");
+        b.encoder().setPipeline(pipeline).setBuffer(0, b.buffer(out)).setBuffer(1, b.buffer(a)).setBuffer(2, b.buffer(bb))
+                .setBytes(3, bytes(layout)).setInt(4, k.accumulate() ? 1 : 0)
+                .dispatchThreadgroups(Size.of(Math.ceilDiv(n, tile), Math.ceilDiv(m, tile), batch), Size.of(tile, tile, 1));
+    }
+
+    private void indexSelect(Binder b, Kernel.IndexSelect k) {
+        Operand out = k.out(), in = k.in(), index = k.index();
+        sameDtype("index select", out, in);
+        long n = out.elements();
+        if (n == 0) return;
+        ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.INDEX_SELECT, out.dtype(), index.dtype()), "index_select");
+        ComputeEncoder e = b.encoder().setPipeline(pipeline).setBuffer(0, b.buffer(out)).setBuffer(1, b.buffer(in))
+                .setBuffer(2, b.buffer(index)).setBytes(3, bytes(indexLayout(k.axis(), out.shape(), out, in, index))).setLong(4, n);
+        cover(e, pipeline, n);
+    }
+
+    private void indexAdd(Binder b, Kernel.IndexAdd k) {
+        Operand out = k.out(), src = k.src(), index = k.index();
+        sameDtype("index add", out, src);
+        if (src.elements() == 0) return;
+        long columns = src.elements() / src.shape()[k.axis()];
+        ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.INDEX_ADD, out.dtype(), index.dtype()), "index_add");
+        ComputeEncoder e = b.encoder().setPipeline(pipeline).setBuffer(0, b.buffer(out)).setBuffer(1, b.buffer(index))
+                .setBuffer(2, b.buffer(src)).setBytes(3, bytes(indexLayout(k.axis(), src.shape(), out, src, index))).setLong(4, columns);
+        cover(e, pipeline, columns);
+    }
+
+    /** rank, axis, the walked shape, two operands' offsets and strides, the index's offset and stride. */
+    private static long[] indexLayout(int axis, int[] shape, Operand first, Operand second, Operand index) {
+        int rank = shape.length;
+        long[] p = new long[6 + 3 * rank];
+        p[0] = rank;
+        p[1] = axis;
+        for (int d = 0; d < rank; d++) p[2 + d] = shape[d];
+        p[2 + rank] = first.offset();
+        System.arraycopy(first.strides(), 0, p, 3 + rank, rank);
+        p[3 + 2 * rank] = second.offset();
+        System.arraycopy(second.strides(), 0, p, 4 + 2 * rank, rank);
+        p[4 + 3 * rank] = index.offset();
+        p[5 + 3 * rank] = index.strides()[0];
+        return p;
+    }
+
+    private void crossEntropy(Binder b, Kernel.CrossEntropy k) {
+        Operand loss = k.loss(), grad = k.grad(), x = k.logits(), y = k.labels();
+        Operand g = grad == null ? x : grad;
+        long[] layout = {x.shape()[0], x.shape()[1], x.offset(), x.strides()[0], x.strides()[1], y.offset(), y.strides()[0],
+                g.offset(), g.strides()[0], g.strides()[1], loss.offset()};
+        ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.CROSS_ENTROPY, x.dtype(), y.dtype(), loss.dtype(), g.dtype()), "cross_entropy");
+        int group = group(pipeline, KernelSources.REDUCE_GROUP);
+        b.encoder().setPipeline(pipeline).setBuffer(0, b.buffer(loss)).setBuffer(1, b.buffer(g)).setBuffer(2, b.buffer(x))
+                .setBuffer(3, b.buffer(y)).setBytes(4, bytes(layout)).setInt(5, grad == null ? 0 : 1)
+                .dispatchThreadgroups(Size.of(1), Size.of(group));
+    }
+
+    // ---- helpers ---------------------------------------------------------------------------------
+
+    /** Enough whole threadgroups for {@code items} work items; the kernel skips those past the end. */
+    private static void cover(ComputeEncoder e, ComputePipeline pipeline, long items) {
+        Size group = Size.of(group(pipeline, GROUP));
+        e.dispatchThreadgroups(Size.threadgroupsCovering(Size.of(items), group), group);
+    }
+
+    /** The largest power of two at most {@code wanted} that the pipeline can run in one group. */
+    private static int group(ComputePipeline pipeline, int wanted) {
+        long limit = Math.min(wanted, pipeline.maxThreadsPerThreadgroup());
+        return Integer.highestOneBit((int) Math.max(1, limit));
+    }
+
+    private static byte[] bytes(long[] values) {
+        return MemorySegment.ofArray(values).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    private static int[] without(int[] a, int axis) {
+        int[] r = new int[a.length - 1];
+        for (int i = 0, j = 0; i < a.length; i++) if (i != axis) r[j++] = a[i];
+        return r;
+    }
+
+    private static long[] without(long[] a, int axis) {
+        long[] r = new long[a.length - 1];
+        for (int i = 0, j = 0; i < a.length; i++) if (i != axis) r[j++] = a[i];
+        return r;
+    }
+
+    private static void sameDtype(String what, Operand a, Operand b) {
+        if (a.dtype() != b.dtype())
+            throw new IllegalArgumentException(what + ": operands of different dtypes " + a + " and " + b + "; expected one dtype");
+    }
+
+    private static IllegalArgumentException refused(String what, Operand o, String expected) {
+        return new IllegalArgumentException(what + " does not take " + o.dtype().label() + " (operand " + o + "); expected " + expected);
+    }
+}

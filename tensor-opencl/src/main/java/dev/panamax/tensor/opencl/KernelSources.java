@@ -1,0 +1,451 @@
+package dev.panamax.tensor.opencl;
+
+import dev.panamax.tensor.DType;
+import dev.panamax.tensor.spi.BinaryOp;
+import dev.panamax.tensor.spi.ReduceOp;
+import dev.panamax.tensor.spi.UnaryOp;
+import dev.panamax.tensor.opencl.Elementwise.Access;
+import dev.panamax.tensor.opencl.Elementwise.Param;
+import dev.panamax.tensor.opencl.Elementwise.Slot;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The generator: the OpenCL C of one {@link ProgramKey}, every kernel of its family for its dtypes
+ * (each op, contiguous and strided). Pure: the same key gives the same source, so a device compiles
+ * each program once. Kernel names are made by the static methods here and nowhere else.
+ */
+final class KernelSources {
+    /** Threads of a matmul tile side: a work-group is TILE x TILE. */
+    static final int TILE = 16;
+    /** The largest work-group of the tree reductions (their local arrays' length); a power of two. */
+    static final int REDUCE_GROUP = 256;
+
+    private KernelSources() {}
+
+    static final String OPTIONS = "-cl-fp32-correctly-rounded-divide-sqrt";
+
+    private static final String PRELUDE = """
+            // MACHINE GENERATED FILE, DO NOT EDIT: dev.panamax.tensor.opencl.KernelSources
+            #ifdef cl_khr_fp64
+            #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+            typedef double acc_t;
+            #else
+            typedef float acc_t;
+            #endif
+            // Java's narrowing conversions: toward zero, NaN to 0, saturated at the bounds
+            static inline int java_f2i(float x) { return isnan(x) ? 0 : convert_int_sat_rtz(x); }
+            static inline long java_f2l(float x) { return isnan(x) ? 0 : convert_long_sat_rtz(x); }
+            // NaN-propagating maximum and minimum (Math.max, Math.min)
+            static inline float nan_max(float a, float b) { return isnan(a) ? a : isnan(b) ? b : (a >= b ? a : b); }
+            static inline float nan_min(float a, float b) { return isnan(a) ? a : isnan(b) ? b : (a <= b ? a : b); }
+            static inline acc_t acc_max(acc_t a, acc_t b) { return isnan(a) ? a : isnan(b) ? b : (a >= b ? a : b); }
+            // d/dx of the tanh form of GELU
+            static inline float gelu_grad(float x) {
+                float t = tanh(0.7978845608028654f * (x + 0.044715f * x * x * x));
+                return 0.5f * (1.0f + t) + 0.5f * x * (1.0f - t * t) * 0.7978845608028654f * (1.0f + 3.0f * 0.044715f * x * x);
+            }
+
+            """;
+
+    /** The whole program of {@code key}. */
+    static String source(ProgramKey key) {
+        StringBuilder b = new StringBuilder(PRELUDE);
+        switch (key.family()) {
+            case FILL -> b.append(fill(key.type(0)).source());
+            case UNARY -> {
+                for (UnaryOp op : UnaryOp.values()) if (supports(op, key.type(1))) b.append(unary(op, key.type(0), key.type(1)).source());
+            }
+            case BINARY -> {
+                for (BinaryOp op : BinaryOp.values()) {
+                    if (!supports(op, key.type(1))) continue;
+                    b.append(binary(op, key.type(0), key.type(1), false).source());
+                    b.append(binary(op, key.type(0), key.type(1), true).source());
+                }
+            }
+            case WHERE -> b.append(where(key.type(0), key.type(1)).source());
+            case ADAM_STEP -> b.append(adam(key.type(0)).source());
+            case REDUCE -> {
+                for (ReduceOp op : ReduceOp.values()) b.append(reduce(op, key.type(0), ClType.of(reduceOutput(op, key.dtypes().get(0)))));
+            }
+            case MATMUL -> b.append(matmul(key.type(0)));
+            case INDEX_SELECT -> b.append(indexSelect(key.type(0), key.type(1)));
+            case INDEX_ADD -> b.append(indexAdd(key.type(0), key.type(1)));
+            case CROSS_ENTROPY -> b.append(crossEntropy(key.type(0), key.type(1), key.type(2), key.type(3)));
+        }
+        return b.toString();
+    }
+
+    // ---- names -----------------------------------------------------------------------------------
+
+    static String unaryName(UnaryOp op) {
+        return "unary_" + lower(op);
+    }
+
+    static String binaryName(BinaryOp op, boolean scalar) {
+        return "binary_" + lower(op) + (scalar ? "_scalar" : "");
+    }
+
+    /** The dtype a reduction of {@code in} gives: sums of integers widen to i64, argmax is i64, the rest keep the dtype. */
+    static DType reduceOutput(ReduceOp op, DType in) {
+        return switch (op) {
+            case SUM -> in.isFloating() ? in : DType.I64;
+            case MAX, MIN -> in;
+            case ARGMAX -> DType.I64;
+        };
+    }
+
+    static String reduceName(ReduceOp op, boolean tree) {
+        return "reduce_" + lower(op) + (tree ? "_tree" : "_rows");
+    }
+
+    private static String lower(Enum<?> e) {
+        return e.name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Whether {@code op} takes operands of {@code in}: every op but COPY is floating only. */
+    static boolean supports(UnaryOp op, ClType in) {
+        return op == UnaryOp.COPY || in.floating();
+    }
+
+    /** Whether {@code op} takes operands of {@code in}: POW and RELU_BACKWARD are floating only. */
+    static boolean supports(BinaryOp op, ClType in) {
+        return in.floating() || (op != BinaryOp.POW && op != BinaryOp.RELU_BACKWARD);
+    }
+
+    // ---- elementwise families ----------------------------------------------------------------------
+
+    static Elementwise fill(ClType t) {
+        return new Elementwise("fill", List.of(new Slot("out", t, Access.WRITE)), List.of(new Param(t.compute, "value")),
+                "out_new = value;");
+    }
+
+    static Elementwise unary(UnaryOp op, ClType out, ClType in) {
+        return new Elementwise(unaryName(op), List.of(new Slot("out", out, Access.WRITE), new Slot("in", in, Access.READ)), List.of(),
+                "out_new = " + in.convert(unaryExpression(op, "in"), out) + ";");
+    }
+
+    private static String unaryExpression(UnaryOp op, String x) {
+        return switch (op) {
+            case COPY -> x;
+            case NEG -> "-" + x;
+            case EXP -> "exp(" + x + ")";
+            case LOG -> "log(" + x + ")";
+            case SQRT -> "sqrt(" + x + ")";
+            case ABS -> "fabs(" + x + ")";
+            case RELU -> "((" + x + " > 0.0f || isnan(" + x + ")) ? " + x + " : 0.0f)";
+            case STEP -> "(" + x + " > 0.0f ? 1.0f : 0.0f)";
+            case SIGMOID -> "(1.0f / (1.0f + exp(-" + x + ")))";
+            case TANH -> "tanh(" + x + ")";
+            case GELU -> "(0.5f * " + x + " * (1.0f + tanh(0.7978845608028654f * (" + x + " + 0.044715f * " + x + " * " + x + " * " + x + "))))";
+            case GELU_GRAD -> "gelu_grad(" + x + ")";
+        };
+    }
+
+    static Elementwise binary(BinaryOp op, ClType out, ClType in, boolean scalar) {
+        List<Slot> slots = new ArrayList<>(List.of(new Slot("out", out, Access.WRITE), new Slot("a", in, Access.READ)));
+        List<Param> params = List.of();
+        if (scalar) params = List.of(new Param(in.compute, "b"));
+        else slots.add(new Slot("b", in, Access.READ));
+        return new Elementwise(binaryName(op, scalar), slots, params,
+                "out_new = " + in.convert(binaryExpression(op, in, "a", "b"), out) + ";");
+    }
+
+    private static String binaryExpression(BinaryOp op, ClType t, String a, String b) {
+        String c = t.compute, one = t.floating() ? "1.0f" : "(" + c + ") 1", zero = t.floating() ? "0.0f" : "(" + c + ") 0";
+        if (op.isComparison()) {
+            String cmp = switch (op) {
+                case EQ -> "==";
+                case NE -> "!=";
+                case LT -> "<";
+                case LE -> "<=";
+                case GT -> ">";
+                default -> ">=";
+            };
+            return "((" + a + " " + cmp + " " + b + ") ? " + one + " : " + zero + ")";
+        }
+        if (t.floating()) {
+            return switch (op) {
+                case ADD -> a + " + " + b;
+                case SUB -> a + " - " + b;
+                case MUL -> a + " * " + b;
+                case DIV -> a + " / " + b;
+                case POW -> "pow(" + a + ", " + b + ")";
+                case MAX -> "nan_max(" + a + ", " + b + ")";
+                case MIN -> "nan_min(" + a + ", " + b + ")";
+                case RELU_BACKWARD -> "(" + b + " > 0.0f ? " + a + " : 0.0f)";
+                default -> throw new IllegalArgumentException(op.name());
+            };
+        }
+        String u = t.unsigned;
+        return switch (op) {
+            case ADD -> "(" + c + ") ((" + u + ") " + a + " + (" + u + ") " + b + ")";
+            case SUB -> "(" + c + ") ((" + u + ") " + a + " - (" + u + ") " + b + ")";
+            case MUL -> "(" + c + ") ((" + u + ") " + a + " * (" + u + ") " + b + ")";
+            // Java's MIN / -1 is MIN (C leaves it undefined); a zero divisor gives 0 (the frontend never sends one)
+            case DIV -> "(" + b + " == 0 ? " + zero + " : " + b + " == -1 ? (" + c + ") ((" + u + ") 0 - (" + u + ") " + a + ") : " + a + " / " + b + ")";
+            case MAX -> "max(" + a + ", " + b + ")";
+            case MIN -> "min(" + a + ", " + b + ")";
+            default -> throw new IllegalArgumentException(op + " on " + t.label());
+        };
+    }
+
+    static Elementwise where(ClType t, ClType cond) {
+        return new Elementwise("where",
+                List.of(new Slot("out", t, Access.WRITE), new Slot("cond", cond, Access.READ), new Slot("a", t, Access.READ), new Slot("b", t, Access.READ)),
+                List.of(), "out_new = cond != 0 ? a : b;");
+    }
+
+    /** The update of {@code Kernel.AdamStep}; the bias corrections and the decay factor come computed from the host. */
+    static Elementwise adam(ClType t) {
+        return new Elementwise("adam_step",
+                List.of(new Slot("param", t, Access.READ_WRITE), new Slot("grad", t, Access.READ), new Slot("m", t, Access.READ_WRITE),
+                        new Slot("v", t, Access.READ_WRITE)),
+                List.of(new Param("float", "step_size"), new Param("float", "beta1"), new Param("float", "beta2"), new Param("float", "eps"),
+                        new Param("float", "weight_decay"), new Param("float", "decay_factor"), new Param("float", "c2"), new Param("int", "decoupled")),
+                """
+                float p = param;
+                float g = grad;
+                if (decoupled) p *= decay_factor; else g += weight_decay * p;
+                float mi = beta1 * m + (1.0f - beta1) * g;
+                float vi = beta2 * v + (1.0f - beta2) * g * g;
+                m_new = mi;
+                v_new = vi;
+                param_new = p - step_size * mi / (sqrt(vi / c2) + eps);
+                """);
+    }
+
+    // ---- reductions --------------------------------------------------------------------------------
+
+    /**
+     * Two kernels per op: {@code _rows}, one work item per output element walking the axis (short
+     * axes), and {@code _tree}, one work-group per output element whose threads stride the axis and
+     * then combine pairwise in local memory (long axes). Both combine in a fixed order: deterministic.
+     */
+    private static String reduce(ReduceOp op, ClType in, ClType out) {
+        String acc, init, step, merge, result;
+        String idx = "long";
+        boolean indexed = op == ReduceOp.ARGMAX;
+        String ic = in.compute;
+        switch (op) {
+            case SUM -> {
+                acc = in.floating() ? "acc_t" : "ulong";
+                init = "0";
+                step = in.floating() ? "acc = acc + (acc_t) x;" : "acc = acc + (ulong) (long) x;";
+                merge = "acc = acc + other;";
+                result = in.floating() ? in.convert("(float) acc", out) : "(long) acc";
+            }
+            case MAX, MIN -> {
+                acc = ic;
+                boolean max = op == ReduceOp.MAX;
+                init = in.floating() ? (max ? "-INFINITY" : "INFINITY") : in == ClType.I32 ? (max ? "INT_MIN" : "INT_MAX") : (max ? "LONG_MIN" : "LONG_MAX");
+                String f = in.floating() ? (max ? "nan_max" : "nan_min") : (max ? "max" : "min");
+                step = "acc = " + f + "(acc, x);";
+                merge = "acc = " + f + "(acc, other);";
+                result = in.convert("acc", out);
+            }
+            default -> { // ARGMAX: the first index of the maximum, NaN counting as the maximum
+                acc = ic;
+                init = in.floating() ? "-INFINITY" : in == ClType.I32 ? "INT_MIN" : "LONG_MIN";
+                String nanX = in.floating() ? "isnan(x)" : "0", nanAcc = in.floating() ? "isnan(acc)" : "0";
+                String nanO = in.floating() ? "isnan(other)" : "0";
+                step = "if (!(" + nanAcc + ") && (" + nanX + " || x > acc)) { acc = x; at = i; }";
+                merge = "if ((" + nanO + " && !(" + nanAcc + ")) || (!(" + nanAcc + ") && other > acc) || ((other == acc || (" + nanO + " && "
+                        + nanAcc + ")) && other_at < at)) { acc = other; at = other_at; }";
+                result = "at";
+            }
+        }
+        String storeOut = out.store("out_p", "out_at", indexed ? "at" : result);
+        String header = "(__global " + out.storage + " *out_p, __global const " + in.storage + " *in_p, __global const long *layout, long count, long length, long step)";
+        String offsets = """
+                    int rank = (int) layout[0];
+                    __global const long *out_s = layout + 2 + rank;
+                    __global const long *in_s = layout + 3 + 2 * rank;
+                    long out_at = layout[1 + rank];
+                    long in_at = layout[2 + 2 * rank];
+                    long rest = gid;
+                    for (int d = rank - 1; d >= 0; d--) {
+                        long extent = layout[1 + d];
+                        long idx = rest % extent;
+                        rest /= extent;
+                        out_at += idx * out_s[d];
+                        in_at += idx * in_s[d];
+                    }
+                """;
+        String load = "        " + ic + " x = " + in.load("in_p", "in_at + i * step") + ";\n";
+        StringBuilder b = new StringBuilder();
+        b.append("__kernel void ").append(reduceName(op, false)).append(header).append(" {\n");
+        b.append("    long gid = get_global_id(0);\n    if (gid >= count) return;\n").append(offsets);
+        b.append("    ").append(acc).append(" acc = ").append(init).append(";\n");
+        if (indexed) b.append("    long at = LONG_MAX;\n");
+        b.append("    for (long i = 0; i < length; i++) {\n").append(load).append("        ").append(step).append("\n    }\n");
+        if (indexed) b.append("    if (at == LONG_MAX) at = 0;\n");
+        b.append("    ").append(storeOut).append("\n}\n\n");
+
+        b.append("__kernel void ").append(reduceName(op, true)).append(header).append(" {\n");
+        b.append("    __local ").append(acc).append(" part[").append(REDUCE_GROUP).append("];\n");
+        if (indexed) b.append("    __local long part_at[").append(REDUCE_GROUP).append("];\n");
+        b.append("    long gid = get_group_id(0);\n    int lid = (int) get_local_id(0);\n    int group = (int) get_local_size(0);\n");
+        b.append("    if (gid >= count) return;\n").append(offsets);
+        b.append("    ").append(acc).append(" acc = ").append(init).append(";\n");
+        if (indexed) b.append("    long at = LONG_MAX;\n");
+        b.append("    for (long i = lid; i < length; i += group) {\n").append(load).append("        ").append(step).append("\n    }\n");
+        b.append("    part[lid] = acc;\n");
+        if (indexed) b.append("    part_at[lid] = at;\n");
+        b.append("    barrier(CLK_LOCAL_MEM_FENCE);\n");
+        b.append("    for (int half_ = group / 2; half_ > 0; half_ /= 2) {\n");
+        b.append("        if (lid < half_) {\n            acc = part[lid];\n            ").append(acc).append(" other = part[lid + half_];\n");
+        if (indexed) b.append("            at = part_at[lid];\n            long other_at = part_at[lid + half_];\n");
+        b.append("            ").append(merge).append("\n            part[lid] = acc;\n");
+        if (indexed) b.append("            part_at[lid] = at;\n");
+        b.append("        }\n        barrier(CLK_LOCAL_MEM_FENCE);\n    }\n");
+        b.append("    if (lid != 0) return;\n    acc = part[0];\n");
+        if (indexed) b.append("    at = part_at[0];\n    if (at == LONG_MAX) at = 0;\n");
+        b.append("    ").append(storeOut).append("\n}\n\n");
+        return b.toString();
+    }
+
+    // ---- matmul, indexing, fused ---------------------------------------------------------------------
+
+    /**
+     * Batched tiled GEMM: a TILE x TILE work-group computes a TILE x TILE block of one batch's
+     * output, staging TILE-wide slabs of a and b in local memory. Any strides, a batch stride of 0
+     * included; {@code accumulate} adds to out. Accumulates in float.
+     */
+    private static String matmul(ClType t) {
+        String s = t.storage;
+        return """
+                #define TILE %d
+                // layout: m, n, k, batch, then offset and three strides for out, a and b
+                __kernel void matmul(__global %s *out_p, __global const %s *a_p, __global const %s *b_p, __global const long *layout, int accumulate) {
+                    __local float ta[TILE][TILE + 1];
+                    __local float tb[TILE][TILE + 1];
+                    long m = layout[0], n = layout[1], k = layout[2], batch = layout[3];
+                    int lc = (int) get_local_id(0), lr = (int) get_local_id(1);
+                    long col = get_global_id(0), row = get_global_id(1), p = get_global_id(2);
+                    if (p >= batch) return;
+                    long a_base = layout[8] + p * layout[9] + row * layout[10];
+                    long b_base = layout[12] + p * layout[13] + col * layout[15];
+                    float sum = 0.0f;
+                    for (long t = 0; t < k; t += TILE) {
+                        long ka = t + lc, kb = t + lr;
+                        ta[lr][lc] = (row < m && ka < k) ? %s : 0.0f;
+                        tb[lr][lc] = (col < n && kb < k) ? %s : 0.0f;
+                        barrier(CLK_LOCAL_MEM_FENCE);
+                        for (int q = 0; q < TILE; q++) sum += ta[lr][q] * tb[q][lc];
+                        barrier(CLK_LOCAL_MEM_FENCE);
+                    }
+                    if (row >= m || col >= n) return;
+                    long at = layout[4] + p * layout[5] + row * layout[6] + col * layout[7];
+                    if (accumulate) sum = %s + sum;
+                    %s
+                }
+                """.formatted(TILE, s, s, s, t.load("a_p", "a_base + ka * layout[11]"), t.load("b_p", "b_base + kb * layout[14]"),
+                t.load("out_p", "at"), t.store("out_p", "at", "sum"));
+    }
+
+    /** The output walked by shape; along {@code axis} the input's index is read from {@code index}. */
+    private static String indexSelect(ClType t, ClType ix) {
+        return """
+                // layout: rank, axis, out's shape, out's offset and strides, in's offset and strides, index's offset and stride
+                __kernel void index_select(__global %s *out_p, __global const %s *in_p, __global const %s *index_p, __global const long *layout, long n) {
+                    long gid = get_global_id(0);
+                    if (gid >= n) return;
+                    int rank = (int) layout[0], axis = (int) layout[1];
+                    __global const long *shape = layout + 2;
+                    __global const long *out_s = layout + 3 + rank;
+                    __global const long *in_s = layout + 4 + 2 * rank;
+                    long out_at = layout[2 + rank], in_at = layout[3 + 2 * rank];
+                    long ix_at = layout[4 + 3 * rank], ix_step = layout[5 + 3 * rank];
+                    long rest = gid;
+                    for (int d = rank - 1; d >= 0; d--) {
+                        long idx = rest %% shape[d];
+                        rest /= shape[d];
+                        out_at += idx * out_s[d];
+                        in_at += (d == axis ? (long) index_p[ix_at + idx * ix_step] : idx) * in_s[d];
+                    }
+                    %s
+                }
+                """.formatted(t.storage, t.storage, ix.storage, t.store("out_p", "out_at", t.load("in_p", "in_at")));
+    }
+
+    /**
+     * One work item per column of {@code src} (every index but the axis), walking the index in order:
+     * an output element's additions happen in the reference's order, by one work item, with no atomics.
+     */
+    private static String indexAdd(ClType t, ClType ix) {
+        String add = t.floating() ? "o + s" : "(" + t.compute + ") ((" + t.unsigned + ") o + (" + t.unsigned + ") s)";
+        return """
+                // layout: rank, axis, src's shape, out's offset and strides, src's offset and strides, index's offset and stride
+                __kernel void index_add(__global %s *out_p, __global const %s *index_p, __global const %s *src_p, __global const long *layout, long columns) {
+                    long gid = get_global_id(0);
+                    if (gid >= columns) return;
+                    int rank = (int) layout[0], axis = (int) layout[1];
+                    __global const long *shape = layout + 2;
+                    __global const long *out_s = layout + 3 + rank;
+                    __global const long *src_s = layout + 4 + 2 * rank;
+                    long out_at = layout[2 + rank], src_at = layout[3 + 2 * rank];
+                    long ix_at = layout[4 + 3 * rank], ix_step = layout[5 + 3 * rank];
+                    long rest = gid;
+                    for (int d = rank - 1; d >= 0; d--) {
+                        if (d == axis) continue;
+                        long idx = rest %% shape[d];
+                        rest /= shape[d];
+                        out_at += idx * out_s[d];
+                        src_at += idx * src_s[d];
+                    }
+                    for (long i = 0; i < shape[axis]; i++) {
+                        long to = out_at + (long) index_p[ix_at + i * ix_step] * out_s[axis];
+                        %s o = %s;
+                        %s s = %s;
+                        %s
+                    }
+                }
+                """.formatted(t.storage, ix.storage, t.storage, t.compute, t.load("out_p", "to"), t.compute,
+                t.load("src_p", "src_at + i * src_s[axis]"), t.store("out_p", "to", add));
+    }
+
+    /**
+     * Softmax cross-entropy in one work-group: each thread takes every group-th row (max, sum of
+     * exponentials, loss, gradient row), then the row losses are summed pairwise in local memory.
+     * Computed in {@code acc_t} (double where the device has it, as the reference).
+     */
+    private static String crossEntropy(ClType x, ClType labels, ClType loss, ClType grad) {
+        return """
+                // layout: n, c, logits' offset and two strides, labels' offset and stride, grad's offset and two strides, loss's offset
+                __kernel void cross_entropy(__global %s *loss_p, __global %s *grad_p, __global const %s *x_p, __global const %s *y_p, __global const long *layout, int has_grad) {
+                    __local acc_t part[%d];
+                    int lid = (int) get_local_id(0), group = (int) get_local_size(0);
+                    long n = layout[0], c = layout[1];
+                    acc_t total = 0;
+                    for (long i = lid; i < n; i += group) {
+                        long row = layout[2] + i * layout[3];
+                        acc_t mx = -INFINITY;
+                        for (long j = 0; j < c; j++) mx = acc_max(mx, (acc_t) %s);
+                        acc_t sum = 0;
+                        for (long j = 0; j < c; j++) sum += exp((acc_t) %s - mx);
+                        long label = (long) y_p[layout[5] + i * layout[6]];
+                        total += mx + log(sum) - (acc_t) %s;
+                        if (!has_grad) continue;
+                        for (long j = 0; j < c; j++) {
+                            acc_t g = (exp((acc_t) %s - mx) / sum - (j == label ? 1 : 0)) / (acc_t) n;
+                            long at = layout[7] + i * layout[8] + j * layout[9];
+                            %s
+                        }
+                    }
+                    part[lid] = total;
+                    barrier(CLK_LOCAL_MEM_FENCE);
+                    for (int half_ = group / 2; half_ > 0; half_ /= 2) {
+                        if (lid < half_) part[lid] = part[lid] + part[lid + half_];
+                        barrier(CLK_LOCAL_MEM_FENCE);
+                    }
+                    if (lid == 0) { %s }
+                }
+                """.formatted(loss.storage, grad.storage, x.storage, labels.storage, REDUCE_GROUP,
+                x.load("x_p", "row + j * layout[4]"), x.load("x_p", "row + j * layout[4]"), x.load("x_p", "row + label * layout[4]"),
+                x.load("x_p", "row + j * layout[4]"), grad.store("grad_p", "at", "(float) g"),
+                loss.store("loss_p", "layout[10]", "(float) (part[0] / (acc_t) n)"));
+    }
+}
