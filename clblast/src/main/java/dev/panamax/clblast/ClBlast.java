@@ -189,17 +189,18 @@ public final class ClBlast {
         return event == null ? MemorySegment.NULL : event;
     }
 
+    /** Null when {@code library} loads, else why not and how to install CLBlast; never throws. */
+    static String unavailableReason(String library) {
+        try {
+            NativeLibrary.load(library);
+            return null;
+        } catch (RuntimeException | LinkageError e) {
+            return "CLBlast (" + library + ") cannot be loaded: " + e.getMessage() + "; install it with: " + INSTALL;
+        }
+    }
+
     /** Whether libclblast.so.1 loads, found once. */
     private static final class Availability {
-        static final String REASON = probe();
-
-        private static String probe() {
-            try {
-                NativeLibrary.load(LIBRARY);
-                return null;
-            } catch (RuntimeException | LinkageError e) {
-                return "CLBlast (" + LIBRARY + ") cannot be loaded: " + e.getMessage() + "; install it with: " + INSTALL;
-            }
-        }
+        static final String REASON = unavailableReason(LIBRARY);
     }
 }
