@@ -77,6 +77,16 @@ public abstract class Resource implements AutoCloseable {
         return handle;
     }
 
+    /**
+     * The owned handle of the native object, for an owner that tracks the object with core's
+     * lifetimes instead of {@link #close()}: a tensor's device storage hands it to a
+     * {@code TensorScope}, whose end (or the GC) frees the object exactly once. Closing or releasing
+     * it frees the object as {@code close()} does; a command buffer in flight keeps it until done.
+     */
+    public final NativeHandle handle() {
+        return handle;
+    }
+
     /** Takes a reference; false when the object is already freed or closed by the caller. */
     final boolean acquire() {
         return !closed && handle.tryRetain();
