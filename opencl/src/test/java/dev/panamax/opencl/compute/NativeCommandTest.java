@@ -345,7 +345,7 @@ class NativeCommandTest {
             flag.contents().fill((byte) 0);
             Buffer source = device.newBuffer(1 << 20, StorageMode.SHARED);
             source.contents().fill((byte) 5);
-            CommandBuffer cb = heldCopy(References.RETAINED, flag, out, source, destination);
+            CommandBuffer cb = heldCopy(queue, References.RETAINED, flag, out, source, destination);
             source.close(); // the command buffer's reference keeps it until completion
             assertReleasedAfterGcAndCorrect(cb, flag, destination);
             assertTrue(gcUntil(source::isFreed), "the closed source is freed once the command buffer completed");
@@ -353,24 +353,47 @@ class NativeCommandTest {
     }
 
     @Test
-    @AllowNativeLeaks("the source buffer is dropped unclosed on purpose: the GC frees it once the run is done, and reports it")
-    void anUnretainedCommandBufferStillKeepsANativeCommandsDroppedBufferUntilTheDeviceIsDone() throws InterruptedException {
+    @AllowNativeLeaks("a queue, its command buffer and the source buffer are dropped unclosed on purpose: the GC frees them and reports them")
+    void aBufferANativeCommandUsesIsKeptUntilTheDeviceIsDoneThoughItsQueueAndCommandBufferWereDropped() throws InterruptedException {
         try (Buffer flag = device.newBuffer(64, StorageMode.SHARED); Buffer out = device.newBuffer(64, StorageMode.SHARED);
              Buffer destination = device.newBuffer(1 << 20, StorageMode.SHARED)) {
             flag.contents().fill((byte) 0);
-            CommandBuffer cb = commitHeldCopyOfADroppedSource(flag, out, destination);
-            assertReleasedAfterGcAndCorrect(cb, flag, destination);
+            for (int i = 0; i < 3; i++) gcOnce(); // what earlier tests dropped goes first, so the count below is this test's
+            long before = liveBuffers();
+            Buffer reuse = null;
+            try {
+                commitHeldCopyAndDropEverything(flag, out, destination);
+                for (int i = 0; i < 5; i++) gcOnce();
+                assertEquals(before + 1, liveBuffers(), "the source a native command copies from was freed while the device runs");
+                reuse = device.newBuffer(1 << 20, StorageMode.SHARED);
+                reuse.contents().fill((byte) 7); // would land in the source if its block had gone back to the pool
+            } finally {
+                flag.contents().set(ValueLayout.JAVA_INT, 0, 1);
+            }
+            try (Buffer fresh = reuse) {
+                assertTrue(gcUntil(() -> liveBuffers() <= before + 1), "the dropped source is freed once the device is done: live="
+                        + liveBuffers() + " before=" + before);
+                MemorySegment copied = destination.contents();
+                for (long i = 0; i < copied.byteSize(); i += 4093) assertEquals(5, copied.get(ValueLayout.JAVA_BYTE, i), "byte " + i + " of the copy");
+                assertEquals(7, fresh.contents().get(ValueLayout.JAVA_BYTE, 0));
+            }
         }
     }
 
-    private CommandBuffer commitHeldCopyOfADroppedSource(Buffer flag, Buffer out, Buffer destination) {
+    /** Only the run itself holds the source: its queue, its UNRETAINED command buffer and the source are dropped here. */
+    private void commitHeldCopyAndDropEverything(Buffer flag, Buffer out, Buffer destination) {
+        CommandQueue dropped = device.newCommandQueue(1);
         Buffer source = device.newBuffer(1 << 20, StorageMode.SHARED);
         source.contents().fill((byte) 5);
-        return heldCopy(References.UNRETAINED, flag, out, source, destination); // the only reference to source is dropped here
+        heldCopy(dropped, References.UNRETAINED, flag, out, source, destination);
+    }
+
+    private long liveBuffers() {
+        return device.memoryStats().liveBuffers();
     }
 
     /** A kernel that waits for {@code flag}, then a native copy of {@code source} into {@code destination}: committed. */
-    private CommandBuffer heldCopy(References references, Buffer flag, Buffer out, Buffer source, Buffer destination) {
+    private CommandBuffer heldCopy(CommandQueue queue, References references, Buffer flag, Buffer out, Buffer source, Buffer destination) {
         CommandBuffer cb = queue.commandBuffer(references, Validation.CHECKED).label("held " + references);
         try (ComputeEncoder e = cb.computeEncoder()) {
             e.setPipeline(hold).setBuffer(0, flag).setBuffer(1, out).dispatchThreads(Size.of(1), Size.of(1));
