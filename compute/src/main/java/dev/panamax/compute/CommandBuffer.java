@@ -52,6 +52,12 @@ public final class CommandBuffer {
         }
     }
 
+    /**
+     * Bound to the command's name while a native command runs: blocking on a command buffer or queue
+     * from inside one would wait for the very commit that is calling it.
+     */
+    private static final ScopedValue<String> NATIVE_COMMAND = ScopedValue.newInstance();
+
     private final CommandQueue queue;
     private final References references;
     private final Validation validation;
@@ -131,6 +137,62 @@ public final class CommandBuffer {
         BlitEncoder e = new BlitEncoder(this);
         openEncoder = e;
         return e;
+    }
+
+    /**
+     * Encodes a native library's work at this place in order (see {@link NativeCommand}): at commit,
+     * {@code command} is called on the committing thread with the backend's {@link NativeQueue} after
+     * the commands before it were handed to the device, and what it enqueues runs before the commands
+     * after it. {@code uses} names every buffer it passes to the library: they are held until the
+     * command buffer completes, as a dispatch's arguments are, and only they have a native handle.
+     * No encoder may be open.
+     *
+     * <pre>{@code
+     * try (ComputeEncoder e = cb.computeEncoder()) { e.setPipeline(prepare).setBuffer(0, a).dispatchThreads(grid, group); }
+     * cb.encodeNative("sgemm", List.of(a, b, c), queue -> sgemm(queue, a, b, c));
+     * try (ComputeEncoder e = cb.computeEncoder()) { e.setPipeline(relu).setBuffer(0, c).dispatchThreads(grid, group); }
+     * cb.commit();
+     * }</pre>
+     *
+     * @param description names the command in messages ({@code native command 'sgemm'})
+     * @throws EncodingException when an encoder is open, after commit, or when an argument is missing,
+     *                           a buffer is null, closed, or of another device
+     */
+    public CommandBuffer encodeNative(String description, List<Buffer> uses, NativeCommand command) {
+        ensureEncodable("a native command");
+        String where = where();
+        if (description == null || description.isBlank())
+            throw new EncodingException(where + " (native command): the description is " + (description == null ? "null" : "blank"));
+        String what = where + " (native command '" + description + "')";
+        if (command == null) throw new EncodingException(what + ": the command is null");
+        if (uses == null) throw new EncodingException(what + ": the list of buffers it uses is null (List.of() for none)");
+        Buffer[] buffers = uses.toArray(Buffer[]::new);
+        ComputeDevice device = queue.device();
+        for (int i = 0; i < buffers.length; i++) {
+            Buffer b = buffers[i];
+            if (b == null) throw new EncodingException(what + ": buffer " + i + " of its uses is null");
+            // checked in every mode: native code gets the buffer's handle, and cannot be validated
+            if (b.device() != device)
+                throw new EncodingException(what + ": " + b.describe() + " belongs to another device (" + b.device().info().name()
+                        + "), not this queue's (" + device.info().name() + ")");
+            if (b.isClosed()) throw new EncodingException(what + ": " + b.describe() + " is closed");
+        }
+        for (Buffer b : buffers) use(b);
+        String named = "native command '" + description + "'";
+        add(new Command.Native(description, List.of(buffers), q -> ScopedValue.where(NATIVE_COMMAND, named).run(() -> command.enqueue(q))));
+        return this;
+    }
+
+    /**
+     * Refuses a call that would block on the compute API from inside a native command (which would
+     * wait for the commit under way on this thread).
+     *
+     * @throws IllegalStateException inside a native command
+     */
+    static void refuseInsideNativeCommand(String what) {
+        if (NATIVE_COMMAND.isBound())
+            throw new IllegalStateException(what + " from inside " + NATIVE_COMMAND.get() + ": a native command only enqueues native "
+                    + "work onto its queue; wait, commit or close after the commit that calls it has returned");
     }
 
     /**
@@ -271,6 +333,7 @@ public final class CommandBuffer {
         }
         if (st == CommandBufferStatus.NOT_ENQUEUED) throw new IllegalStateException(label() + " was not committed");
         if (st.isFinished()) return st;
+        refuseInsideNativeCommand("waiting for " + label());
         Submission s = submission;
         boolean interrupted = false;
         while (true) {

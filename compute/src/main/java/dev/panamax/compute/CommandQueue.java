@@ -111,6 +111,7 @@ public final class CommandQueue implements AutoCloseable {
      */
     @Override
     public void close() {
+        CommandBuffer.refuseInsideNativeCommand("closing a command queue");
         while (true) {
             int s = state.get();
             if (s < 0) return;

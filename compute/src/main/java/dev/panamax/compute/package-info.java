@@ -1,7 +1,7 @@
 /// The backend-neutral compute API and how its OpenCL backend runs it.
 ///
 /// **Recording.** A `CommandBuffer` records sealed `Command` records in Java (`spi.Command`: dispatch,
-/// copy, fill, write, read, barrier); a dispatch carries a snapshot of the encoder's argument table
+/// copy, fill, write, read, barrier, native); a dispatch carries a snapshot of the encoder's argument table
 /// (sealed `spi.Argument`: buffer and offset, a scalar, bytes, threadgroup memory), so the table
 /// persists across dispatches as in Metal. CHECKED encoding checks each command against the
 /// pipeline's argument metadata and the device's limits (grid, threadgroup, offsets inside buffers and
@@ -61,6 +61,39 @@
 /// and pipelines are thread-safe without a kernel per thread. A command the driver refuses stops the
 /// batch; the commands before it still complete (a marker gives their event), and the command buffer
 /// finishes with status ERROR and a `CommandBufferException` naming the command and the argument.
+///
+/// **Native commands.** A native library that enqueues onto the backend's own queue (CLBlast's GEMM
+/// takes a `cl_command_queue*` and `cl_mem`s) runs inside a command buffer, in order with its kernels
+/// and without a host round trip, as Metal Performance Shaders encode into an `MTLCommandBuffer`:
+///
+/// ```java
+/// try (ComputeEncoder e = cb.computeEncoder()) { e.setPipeline(prepare).setBuffer(0, a).dispatchThreads(grid, group); }
+/// cb.encodeNative("sgemm", List.of(a, b, c), queue -> {           // a NativeCommand
+///     int status = CLBlastSgemm(..., queue.bufferHandle(a), ..., queue.handlePointer(), MemorySegment.NULL);
+///     if (status != 0) throw new IllegalStateException("CLBlastSgemm returned " + status);
+/// });
+/// try (ComputeEncoder e = cb.computeEncoder()) { e.setPipeline(relu).setBuffer(0, c).dispatchThreads(grid, group); }
+/// cb.commit();
+/// ```
+///
+/// `encodeNative` records a `spi.Command.Native` (its description, the buffers it uses, the callback);
+/// the buffers are checked when encoded in every validation mode (none null, closed, or of another
+/// device: native code cannot be validated) and noted as used, so a RETAINED command buffer holds them
+/// until completion exactly as a dispatch's arguments. At commit the OpenCL `Replay` runs a submission
+/// with native commands as several batches: the commands before a native command as one batch (gated
+/// on its own when it has 64 enqueues or more, and the gate opened before the call, so a library that
+/// waits for the queue cannot wait for a gate only this thread would open), then the callback on the
+/// committing thread with a `NativeQueue` (`api()` "opencl", the `cl_command_queue`, a pointer to it,
+/// the `cl_mem` of a declared buffer; it refuses an undeclared buffer, a freed one, another device's,
+/// and any use after the call), then the rest; a native command last is followed by a marker, whose
+/// event completes the run. The run holds the buffers' handles until the device is done, whatever the
+/// GC sees. A callback that throws (a library's error status included) fails the command buffer with a
+/// `CommandBufferException` naming the command; nothing after it runs, and a marker tells when the
+/// commands before it are done. Blocking on the compute API from inside a callback (waiting for a
+/// command buffer, a commit that would wait for a slot, closing a queue, committing to a queue of the
+/// same device) would wait for the commit under way on that thread, and is refused with an
+/// `IllegalStateException` instead. A submission without native commands takes the one-batch path,
+/// unchanged.
 ///
 /// **Completion.** A run is finished once, by whichever comes first: a thread in
 /// `waitUntilCompleted` (`clWaitForEvents` on the completion event from a per-thread cell, then the

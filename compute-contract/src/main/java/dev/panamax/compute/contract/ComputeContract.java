@@ -1066,4 +1066,84 @@ public abstract class ComputeContract {
             }
         }
     }
+
+    // ------------------------------------------------------------------ native commands
+
+    @Test
+    void aNativeCommandIsCalledOnceAtCommitOnTheCommittingThreadWithTheQueueAndItsDeclaredBuffers() {
+        try (CommandQueue own = device().newCommandQueue(2); Buffer x = device().newBuffer(new float[64]);
+             Buffer undeclared = device().newBuffer(64, StorageMode.SHARED)) {
+            List<String> seen = new CopyOnWriteArrayList<>();
+            AtomicInteger calls = new AtomicInteger();
+            Thread committer = Thread.currentThread();
+            CommandBuffer cb = own.commandBuffer().label("native");
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+            }
+            cb.encodeNative("look", List.of(x), on -> {
+                calls.incrementAndGet();
+                if (Thread.currentThread() != committer) seen.add("called on " + Thread.currentThread());
+                if (on.api() == null || on.api().isBlank()) seen.add("no api");
+                if (on.handle().address() == 0) seen.add("a NULL queue handle");
+                if (on.bufferHandle(x).address() == 0) seen.add("a NULL buffer handle");
+                try {
+                    on.bufferHandle(undeclared);
+                    seen.add("an undeclared buffer's handle was given");
+                } catch (IllegalArgumentException refused) {
+                    if (!refused.getMessage().contains("native command 'look'")) seen.add("the refusal does not name the command: " + refused.getMessage());
+                }
+            });
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+            }
+            assertEquals(0, calls.get(), "encoding calls nothing");
+            cb.commit();
+            assertEquals(CommandBufferStatus.COMPLETED, cb.waitUntilCompleted());
+            assertEquals(1, calls.get());
+            assertEquals(List.of(), seen);
+            assertEquals(2f, x.contents().getAtIndex(ValueLayout.JAVA_FLOAT, 63), "the dispatches around it ran");
+        }
+    }
+
+    @Test
+    void aThrowingNativeCommandFailsItsCommandBufferNamingItAndTheCommandsAfterItDoNotRun() {
+        try (CommandQueue own = device().newCommandQueue(2); Buffer x = device().newBuffer(new float[64])) {
+            CommandBuffer cb = own.commandBuffer().label("native failure");
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+            }
+            cb.encodeNative("refuse", List.of(), on -> {
+                throw new UnsupportedOperationException("not today");
+            });
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+            }
+            cb.commit();
+            CommandBufferException failed = assertThrows(CommandBufferException.class, cb::waitUntilCompleted);
+            assertTrue(failed.getMessage().startsWith("command buffer 'native failure' command 1 (native command 'refuse'): "), failed.getMessage());
+            assertTrue(failed.getMessage().contains("not today"), failed.getMessage());
+            assertEquals(1, failed.commandIndex());
+            assertEquals(CommandBufferStatus.ERROR, cb.status());
+            assertEquals(1f, x.contents().getAtIndex(ValueLayout.JAVA_FLOAT, 0), "the dispatch before it ran, the one after it did not");
+            CommandBuffer next = own.commandBuffer();
+            try (ComputeEncoder e = next.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+            }
+            next.commit();
+            assertEquals(CommandBufferStatus.COMPLETED, next.waitUntilCompleted(), "the queue goes on");
+            assertEquals(2f, x.contents().getAtIndex(ValueLayout.JAVA_FLOAT, 0));
+        }
+    }
+
+    @Test
+    void aNativeCommandsClosedBufferIsRefusedWhenEncodedInEveryMode() {
+        Buffer closed = device().newBuffer(64, StorageMode.SHARED);
+        closed.close();
+        for (Validation validation : Validation.values()) {
+            CommandBuffer cb = queue.commandBuffer(References.RETAINED, validation).label("closed");
+            EncodingException e = assertThrows(EncodingException.class, () -> cb.encodeNative("gemm", List.of(closed), on -> { }));
+            assertEquals("command buffer 'closed' command 0 (native command 'gemm'): " + closed.describe() + " is closed", e.getMessage());
+            assertEquals(0, cb.commandCount());
+        }
+    }
 }

@@ -2,9 +2,11 @@ package dev.panamax.compute.spi;
 
 import dev.panamax.compute.Buffer;
 import dev.panamax.compute.ComputePipeline;
+import dev.panamax.compute.NativeCommand;
 import dev.panamax.compute.Size;
 
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -64,6 +66,18 @@ public sealed interface Command {
         @Override
         public String describe() {
             return "memory barrier";
+        }
+    }
+
+    /**
+     * A native library's work, enqueued by {@code command} onto the backend's native queue at this
+     * place in order; {@code uses}: the buffers it may name, held until the command buffer completes
+     * (an unmodifiable list, each buffer of the queue's device).
+     */
+    record Native(String description, List<Buffer> uses, NativeCommand command) implements Command {
+        @Override
+        public String describe() {
+            return "native command '" + description + "'";
         }
     }
 }

@@ -104,6 +104,7 @@ final class OpenClQueue implements QueueDriver {
         resources.releaseRetired();
         Run run;
         var lock = device.replayLock();
+        if (lock.isHeldByCurrentThread()) throw insideNativeCommand("committing a command buffer");
         lock.lock();
         try {
             if (closed) throw new IllegalStateException("command queue is closed");
@@ -151,6 +152,7 @@ final class OpenClQueue implements QueueDriver {
     public void close() {
         if (closed) return;
         var lock = device.replayLock();
+        if (lock.isHeldByCurrentThread()) throw insideNativeCommand("closing a command queue");
         lock.lock();
         try {
             if (closed) return;
@@ -182,6 +184,15 @@ final class OpenClQueue implements QueueDriver {
 
     void returnScratch(Scratch b) {
         resources.returnScratch(b);
+    }
+
+    /**
+     * The device's replay lock is held by this thread only while it hands a command buffer over, and
+     * so inside a native command: a commit or close there would reenter the replay under way.
+     */
+    private static IllegalStateException insideNativeCommand(String what) {
+        return new IllegalStateException(what + " of this device from inside a native command: a native command only enqueues "
+                + "native work onto its queue; commit or close after the commit that calls it has returned");
     }
 
     /** A failure of command {@code index} of a submission, named. */

@@ -40,6 +40,12 @@ import java.util.List;
  * staging memory, read by the driver at the call; data a command reads or writes after the call
  * (a read's destination, a heap write's copy) goes into scratch memory the run keeps until it
  * completes.
+ *
+ * <p>A submission with native commands ({@link Command.Native}) runs as several batches: the
+ * commands before a native command as one batch (gated on its own when it is large, the gate opened
+ * before the call), then the native command, called on this thread with the queue, then the rest.
+ * A native command last is followed by a marker, whose event completes the run. A submission
+ * without any takes the one-batch path above, unchanged.
  */
 final class Replay {
     /** Parameters planned per call: the most any recorded function takes. */
@@ -116,6 +122,8 @@ final class Replay {
     private int lastEnqueue;
     private int firstEnqueue;
     private int enqueues;
+    /** Native commands in the submission: with none, one batch runs it all. */
+    private int natives;
     private final List<MemorySegment> transients = new ArrayList<>();
 
     Replay(OpenClQueue queue) {
@@ -143,39 +151,8 @@ final class Replay {
             long eventSlot = take(8);
             staging.set(ValueLayout.JAVA_LONG, eventSlot, 0L);
             long gateSlot = take(8);
-            try {
-                plan(run);
-            } catch (CommandBufferException e) {
-                run.error(e); // the commands before it still run
-            }
-            int markerEntry = size;
-            if (lastEnqueue >= 0) {
-                // an in-order queue: the last command's event (every enqueue's last parameter) completes after every command before it
-                params[lastEnqueue * STRIDE + ops[lastEnqueue].params - 1] = stagingBase + eventSlot;
-            } else {
-                int e = add(Op.MARKER, -1, -1);
-                set(e, q, 0, 0, stagingBase + eventSlot);
-            }
-            set(add(Op.FLUSH, -1, -1), q);
-            MemorySegment gate = enqueues >= GATED_FROM ? gate(gateSlot) : null;
-            int failedAt = -1;
-            try {
-                emit();
-                resources.batch.run();
-            } catch (BatchFailedException e) {
-                failedAt = e.index();
-                device.argumentsEpoch++; // the calls after the failing one did not run
-                run.error(failure(e));
-            } finally {
-                if (gate != null) open(gate); // the commands enqueued, even before a failure, run
-            }
-            if (failedAt >= 0 && failedAt < markerEntry && staging.get(ValueLayout.JAVA_LONG, eventSlot) == 0) {
-                // the commands before the failing one are enqueued: a marker still tells when they are done
-                MemorySegment slot = MemorySegment.ofAddress(stagingBase + eventSlot);
-                int status = CL.clEnqueueMarkerWithWaitList(queue.address(), 0, MemorySegment.NULL, slot);
-                if (status == CL.CL_SUCCESS) CL.clFlush(queue.address());
-                else CL.clFinish(queue.address());
-            }
+            if (natives == 0) enqueue(run, 0, commands.size(), eventSlot, gateSlot);
+            else enqueueAroundNatives(run, eventSlot, gateSlot);
             run.event(staging.get(ValueLayout.JAVA_LONG, eventSlot));
             return run;
         } catch (Throwable t) {
@@ -194,6 +171,106 @@ final class Replay {
             commands = null;
             scratch = null;
         }
+    }
+
+    /**
+     * Plans, emits and runs commands {@code from} to {@code to} (exclusive) as one batch ending in a
+     * flush, gated when they make {@value #GATED_FROM} enqueues or more. With {@code eventSlot} (else
+     * -1) the last enqueue's event goes there (a marker's when nothing is enqueued). A refused command
+     * stops the batch and the error goes to the run; the commands before it still run.
+     *
+     * @return whether every command was enqueued
+     */
+    private boolean enqueue(Run run, int from, int to, long eventSlot, long gateSlot) {
+        size = 0;
+        lastEnqueue = -1;
+        firstEnqueue = -1;
+        enqueues = 0;
+        boolean enqueuedAll = true;
+        try {
+            plan(run, from, to);
+        } catch (CommandBufferException e) {
+            run.error(e); // the commands before it still run
+            enqueuedAll = false;
+        }
+        int markerEntry = size;
+        if (eventSlot >= 0) {
+            if (lastEnqueue >= 0) {
+                // an in-order queue: the last command's event (every enqueue's last parameter) completes after every command before it
+                params[lastEnqueue * STRIDE + ops[lastEnqueue].params - 1] = stagingBase + eventSlot;
+            } else {
+                int e = add(Op.MARKER, -1, -1);
+                set(e, q, 0, 0, stagingBase + eventSlot);
+            }
+        }
+        set(add(Op.FLUSH, -1, -1), q);
+        MemorySegment gate = enqueues >= GATED_FROM ? gate(gateSlot) : null;
+        int failedAt = -1;
+        try {
+            emit();
+            resources.batch.run();
+        } catch (BatchFailedException e) {
+            failedAt = e.index();
+            enqueuedAll = false;
+            device.argumentsEpoch++; // the calls after the failing one did not run
+            run.error(failure(e));
+        } finally {
+            if (gate != null) open(gate); // the commands enqueued, even before a failure, run
+        }
+        if (eventSlot >= 0 && failedAt >= 0 && failedAt < markerEntry && staging.get(ValueLayout.JAVA_LONG, eventSlot) == 0) {
+            markCompletion(eventSlot); // the commands before the failing one are enqueued: a marker still tells when they are done
+        }
+        return enqueuedAll;
+    }
+
+    /**
+     * A submission with native commands: the commands between them as batches, each native command
+     * called after the batch before it has run (and its gate opened, so a library that waits for the
+     * queue cannot wait for a gate only this thread would open). After a failure nothing more runs,
+     * and a marker gives the run's event.
+     */
+    private void enqueueAroundNatives(Run run, long eventSlot, long gateSlot) {
+        List<Command> commands = this.commands;
+        int count = commands.size(), from = 0;
+        for (int i = 0; i < count; i++) {
+            if (!(commands.get(i) instanceof Command.Native n)) continue;
+            if ((i > from && !enqueue(run, from, i, -1, gateSlot)) || !callNative(run, n, i)) {
+                markCompletion(eventSlot);
+                return;
+            }
+            from = i + 1;
+        }
+        enqueue(run, from, count, eventSlot, gateSlot); // a native command last: a marker alone gives the event
+    }
+
+    /**
+     * Holds the native command's buffers for the run, then calls it with the queue; whatever it
+     * throws becomes the run's error.
+     *
+     * @return whether it returned normally
+     */
+    private boolean callNative(Run run, Command.Native n, int index) {
+        try {
+            for (Buffer b : n.uses()) mem(b, index); // held until the device is done with the run
+        } catch (CommandBufferException e) {
+            run.error(e);
+            return false;
+        }
+        try (OpenClNativeQueue on = new OpenClNativeQueue(device, queue.address(), n.uses(), submission, index)) {
+            n.command().enqueue(on);
+            return true;
+        } catch (Throwable t) { // a failing library must fail the command buffer, never the replay
+            run.error(OpenClQueue.failure(submission, index, "it threw " + t, t));
+            return false;
+        }
+    }
+
+    /** A marker whose event goes to {@code eventSlot}: it completes when every command enqueued before it has. */
+    private void markCompletion(long eventSlot) {
+        MemorySegment slot = MemorySegment.ofAddress(stagingBase + eventSlot);
+        int status = CL.clEnqueueMarkerWithWaitList(queue.address(), 0, MemorySegment.NULL, slot);
+        if (status == CL.CL_SUCCESS) CL.clFlush(queue.address());
+        else CL.clFinish(queue.address());
     }
 
     /**
@@ -220,7 +297,8 @@ final class Replay {
 
     // ------------------------------------------------------------------ planning
 
-    private void plan(Run run) {
+    /** Plans commands {@code first} to {@code end} (exclusive), none of them native. */
+    private void plan(Run run, int first, int end) {
         long epoch = device.argumentsEpoch;
         OpenClPipeline lastPipeline = null;
         Argument[] lastArgs = null;
@@ -228,9 +306,9 @@ final class Replay {
         long sizes = 0;
         int dims = 0;
         List<Command> commands = this.commands;
-        int count = commands.size();
+        int count = end;
         Command previous = null;
-        for (int i = 0; i < count; i++) {
+        for (int i = first; i < count; i++) {
             Command c = commands.get(i);
             if (c == previous && c instanceof Command.Dispatch && lastEnqueue == size - 1) {
                 // the encoder recorded the same dispatch again (and maybe again): the same enqueues
@@ -304,6 +382,7 @@ final class Replay {
                     set(e, q, 0, 0, 0);
                     enqueued(e);
                 }
+                case Command.Native n -> throw new IllegalStateException("a native command is called between batches, never planned");
             }
         }
     }
@@ -521,6 +600,7 @@ final class Replay {
     /** Makes the staging memory large enough for this submission; returns the scratch bytes the run keeps. */
     private long prepare() {
         long need = 80, run = 0; // the event's and the gate's slots, and alignment
+        natives = 0;
         Argument[] last = null;
         Command previous = null;
         List<Command> commands = this.commands;
@@ -544,6 +624,7 @@ final class Replay {
                 case Command.Fill f -> need += 8;
                 case Command.Copy cp -> { }
                 case Command.Barrier b -> { }
+                case Command.Native nc -> natives++;
             }
         }
         if (staging == null || staging.byteSize() < need) {

@@ -49,6 +49,15 @@ public final class TwoDevicesMain {
                     System.out.println("pipeline refused: " + refused.getMessage());
                 }
             }
+            for (Validation validation : Validation.values()) {
+                try {
+                    queue.commandBuffer(References.RETAINED, validation).label("native " + validation)
+                            .encodeNative("gemm", List.of(onA, onB), on -> { });
+                    System.out.println("accepted a native command's buffer of another device");
+                } catch (EncodingException refused) {
+                    System.out.println("native buffer refused: " + refused.getMessage());
+                }
+            }
             checked.commit();
             checked.waitUntilCompleted();
 

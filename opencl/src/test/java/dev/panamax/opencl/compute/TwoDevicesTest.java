@@ -26,6 +26,10 @@ class TwoDevicesTest {
         assertTrue(output.contains("pipeline refused: command buffer 'checked' command 0: pipeline 'inc' belongs to another device"), output);
         assertTrue(output.contains("unchecked ERROR index 1: command buffer 'unchecked' command 1"), output);
         assertTrue(output.contains("is not a buffer of this OpenCL device"), output);
+        for (String validation : List.of("CHECKED", "UNCHECKED"))
+            assertTrue(output.contains("native buffer refused: command buffer 'native " + validation + "' command 0 (native command 'gemm'): buffer#"), output);
+        assertTrue(output.contains("belongs to another device ("), output);
+        assertFalse(output.contains("accepted a native command's buffer"), output);
         assertTrue(output.contains("first command ran: 1.0"), output);
         assertFalse(output.contains("LEAK"), output);
         assertTrue(output.contains("done"), output);
