@@ -56,7 +56,7 @@ final class OpenClBuffer extends Buffer {
         return mem;
     }
 
-    BlockHandle handle() {
+    BlockHandle block() {
         return handle;
     }
 

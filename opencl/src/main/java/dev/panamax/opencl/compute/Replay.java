@@ -667,7 +667,7 @@ final class Replay {
 
     private long mem(Buffer b, int command) {
         if (b instanceof OpenClBuffer ob && ob.device() == device) {
-            holding.hold(ob.handle()); // until the device is done, whatever the GC sees of the buffer
+            holding.hold(ob.block()); // until the device is done, whatever the GC sees of the buffer
             return ob.mem().address();
         }
         throw OpenClQueue.failure(submission, command, b.describe() + " is not a buffer of this OpenCL device", null);
