@@ -40,6 +40,9 @@ final class KernelSources {
             static inline long java_f2l(float x) { return isnan(x) ? 0 : convert_long_sat_rtz(x); }
             // NaN-propagating maximum and minimum (Math.max, Math.min)
             static inline float nan_max(float a, float b) { return isnan(a) ? a : isnan(b) ? b : (a >= b ? a : b); }
+            // Java's Math.max and Math.min: NaN wins, and 0.0 is above -0.0
+            static inline float java_max(float a, float b) { return isnan(a) ? a : isnan(b) ? b : a == b ? (signbit(a) ? b : a) : (a > b ? a : b); }
+            static inline float java_min(float a, float b) { return isnan(a) ? a : isnan(b) ? b : a == b ? (signbit(a) ? a : b) : (a < b ? a : b); }
             static inline float nan_min(float a, float b) { return isnan(a) ? a : isnan(b) ? b : (a <= b ? a : b); }
             static inline acc_t acc_max(acc_t a, acc_t b) { return isnan(a) ? a : isnan(b) ? b : (a >= b ? a : b); }
             // d/dx of the tanh form of GELU
@@ -173,8 +176,8 @@ final class KernelSources {
                 case MUL -> a + " * " + b;
                 case DIV -> a + " / " + b;
                 case POW -> "pow(" + a + ", " + b + ")";
-                case MAX -> "nan_max(" + a + ", " + b + ")";
-                case MIN -> "nan_min(" + a + ", " + b + ")";
+                case MAX -> "java_max(" + a + ", " + b + ")";
+                case MIN -> "java_min(" + a + ", " + b + ")";
                 case RELU_BACKWARD -> "(" + b + " > 0.0f ? " + a + " : 0.0f)";
                 default -> throw new IllegalArgumentException(op.name());
             };

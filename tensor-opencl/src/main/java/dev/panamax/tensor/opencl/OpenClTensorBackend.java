@@ -1,0 +1,333 @@
+package dev.panamax.tensor.opencl;
+
+import dev.panamax.compute.BlitEncoder;
+import dev.panamax.compute.Buffer;
+import dev.panamax.compute.CommandBuffer;
+import dev.panamax.compute.CommandBufferException;
+import dev.panamax.compute.CommandQueue;
+import dev.panamax.compute.ComputeDevice;
+import dev.panamax.compute.ComputeEncoder;
+import dev.panamax.compute.References;
+import dev.panamax.compute.StorageMode;
+import dev.panamax.compute.Validation;
+import dev.panamax.core.Settings;
+import dev.panamax.tensor.DType;
+import dev.panamax.tensor.spi.Backend;
+import dev.panamax.tensor.spi.Device;
+import dev.panamax.tensor.spi.Kernel;
+import dev.panamax.tensor.spi.KernelText;
+import dev.panamax.tensor.spi.Storage;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Tensors on one OpenCL device, written on the public compute API: storage is a PRIVATE buffer of
+ * the device's pool ({@link OpenClStorage}); every kernel of the closed set is a generated OpenCL C
+ * kernel ({@link KernelEncoder}) and matrix products go to CLBlast where it is installed
+ * ({@link ClBlastProducts}), its calls encoded as native commands in the same command buffers.
+ *
+ * <p><b>Laziness.</b> Kernels are encoded into one open command buffer, shared by every thread
+ * (submission order is the order kernels reach the backend, under its lock); it is committed
+ * without waiting when it holds {@value #DEFAULT_KERNELS_PER_COMMIT} kernels
+ * ({@code panamax.tensor.opencl.kernelsPerCommit}) and at every sync, which then waits for the
+ * device. A training step therefore makes no host round trip until its loss is read. Copies in and
+ * out ({@link #write}, {@link #read}) are blit commands in the same stream; a read waits for it.
+ * Each committed command buffer holds the kernels it runs, so the storage they touch stays alive
+ * until the device is done with it, whatever the GC sees.
+ *
+ * <p><b>Failures.</b> A kernel the device cannot compile fails at once, naming the kernel and the
+ * device; a command buffer the device fails (out of resources, a lost device) surfaces from the
+ * next sync with the failing command and the number of kernels it carried; after {@link #close()}
+ * every use fails, naming the backend. Each is an {@link OpenClTensorException}.
+ */
+public final class OpenClTensorBackend implements Backend, AutoCloseable {
+    /** The name users select the backend by. */
+    public static final String NAME = "opencl";
+    /** Kernels encoded before the open command buffer is committed without a sync. */
+    public static final int DEFAULT_KERNELS_PER_COMMIT = 512;
+    private static final int KERNELS_PER_COMMIT = Settings.intValue("panamax.tensor.opencl.kernelsPerCommit",
+            DEFAULT_KERNELS_PER_COMMIT, 1, 1 << 20);
+
+    private final ComputeDevice device;
+    private final Device tag;
+    private final CommandQueue queue;
+    private final KernelCache kernels;
+    private final KernelEncoder encoder;
+    private final ClBlastProducts products;
+
+    // guarded by this
+    private CommandBuffer open;
+    private ComputeEncoder compute;
+    private final ArrayList<Object> held = new ArrayList<>();
+    private int kernelsInOpen;
+    private final ArrayDeque<Committed> inFlight = new ArrayDeque<>();
+    private OpenClTensorException failure;
+    private boolean closed;
+    private long kernelCount, commits, syncs, products_, reads, writes;
+
+    /** A committed command buffer, what it holds alive, and how many kernels it runs. */
+    private record Committed(CommandBuffer buffer, Object[] held, int kernels) {}
+
+    /** The backend on {@code device}, the {@code index}-th OpenCL device (what its {@link Device} tag names). */
+    public OpenClTensorBackend(ComputeDevice device, int index) {
+        this.device = Objects.requireNonNull(device, "device");
+        this.tag = new Device(NAME, index, device.info().name());
+        this.queue = device.newCommandQueue(8);
+        this.kernels = new KernelCache(device);
+        this.encoder = new KernelEncoder(kernels);
+        this.products = ClBlastProducts.forDevice(device);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Device device() {
+        return tag;
+    }
+
+    /** The compute device the tensors live on. */
+    public ComputeDevice computeDevice() {
+        return device;
+    }
+
+    /** Whether matrix products run through CLBlast (else through the generated tiled kernel). */
+    public boolean usesClBlast() {
+        return products != null;
+    }
+
+    @Override
+    public Storage allocate(DType dtype, long length) {
+        checkOpen("allocate");
+        long bytes = Math.multiplyExact(length, (long) dtype.byteSize());
+        try {
+            Buffer b = device.newBuffer(Math.max(bytes, 16), StorageMode.PRIVATE);
+            return new OpenClStorage(this, b, dtype, length, tag);
+        } catch (RuntimeException e) {
+            throw new OpenClTensorException(tag, "cannot allocate " + length + " x " + dtype.label() + " (" + bytes
+                    + " bytes) of device memory: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public synchronized void execute(Kernel kernel) {
+        checkOpen(KernelText.name(kernel));
+        try {
+            if (kernel instanceof Kernel.MatMul mm && products != null && products.takes(mm)) {
+                endCompute();
+                products.encode(commandBuffer(), mm, this::buffer);
+                products_++;
+            } else {
+                encoder.encode(kernel, computeEncoder(), this::buffer);
+            }
+        } catch (OpenClTensorException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new OpenClTensorException(tag, KernelText.describe(kernel) + ": " + e.getMessage(), e);
+        }
+        held.add(kernel);
+        kernelCount++;
+        if (++kernelsInOpen >= KERNELS_PER_COMMIT) commit();
+    }
+
+    @Override
+    public synchronized void sync() {
+        if (closed) return; // nothing can be in flight: close synced
+        commit();
+        awaitAll();
+    }
+
+    @Override
+    public synchronized void write(Storage to, long byteOffset, MemorySegment from) {
+        checkOpen("write");
+        long bytes = from.byteSize();
+        checkRange("write", to, byteOffset, bytes);
+        if (bytes == 0) return;
+        endCompute();
+        try (BlitEncoder blit = commandBuffer().blitEncoder()) {
+            blit.write(buffer(to), byteOffset, from); // a heap segment is copied now, a native one read when it runs
+        }
+        held.add(to);
+        writes++;
+        if (from.isNative()) {
+            commit(); // the caller may reuse a native source once this returns
+            awaitAll();
+        }
+    }
+
+    @Override
+    public synchronized void read(Storage from, long byteOffset, MemorySegment to) {
+        checkOpen("read");
+        long bytes = to.byteSize();
+        checkRange("read", from, byteOffset, bytes);
+        if (bytes == 0) return;
+        endCompute();
+        try (BlitEncoder blit = commandBuffer().blitEncoder()) {
+            blit.read(buffer(from), byteOffset, to); // delivered into `to` when the command buffer completes
+        }
+        held.add(from);
+        reads++;
+        commit();
+        awaitAll();
+    }
+
+    @Override
+    public synchronized void copy(Storage from, long fromOffset, Storage to, long toOffset, long bytes) {
+        checkOpen("copy");
+        checkRange("copy", from, fromOffset, bytes);
+        checkRange("copy", to, toOffset, bytes);
+        if (bytes == 0) return;
+        endCompute();
+        try (BlitEncoder blit = commandBuffer().blitEncoder()) {
+            blit.copy(buffer(from), fromOffset, buffer(to), toOffset, bytes);
+        }
+        held.add(from);
+        held.add(to);
+    }
+
+    @Override
+    public Map<String, Long> counters() {
+        synchronized (this) {
+            Map<String, Long> m = new LinkedHashMap<>();
+            m.put("kernels", kernelCount);
+            m.put("commits", commits);
+            m.put("kernelsPerCommit", commits == 0 ? 0 : Math.round((double) kernelCount / commits));
+            m.put("clblastProducts", products_);
+            m.put("syncs", syncs);
+            m.put("reads", reads);
+            m.put("writes", writes);
+            m.put("programs", (long) kernels.programs());
+            return m;
+        }
+    }
+
+    /**
+     * Runs what was submitted, then frees the queue and the compiled kernels. Tensors made on this
+     * backend keep their memory until they are closed or collected, but can no longer compute.
+     * Idempotent.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        try {
+            commit();
+            awaitAll();
+        } finally {
+            closed = true;
+            try {
+                queue.close();
+            } finally {
+                kernels.close();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ the command stream
+
+    private CommandBuffer commandBuffer() {
+        if (open == null) {
+            open = queue.commandBuffer(References.UNRETAINED, Validation.CHECKED).label("tensor kernels on " + tag);
+            kernelsInOpen = 0;
+        }
+        return open;
+    }
+
+    private ComputeEncoder computeEncoder() {
+        if (compute == null) compute = commandBuffer().computeEncoder();
+        return compute;
+    }
+
+    private void endCompute() {
+        if (compute != null) {
+            ComputeEncoder e = compute;
+            compute = null;
+            e.close();
+        }
+    }
+
+    /** Commits the open command buffer, if any, without waiting; retires what the device finished. */
+    private void commit() {
+        if (open == null) return;
+        endCompute();
+        CommandBuffer cb = open;
+        Committed c = new Committed(cb, held.toArray(), kernelsInOpen);
+        open = null;
+        held.clear();
+        kernelsInOpen = 0;
+        try {
+            cb.commit();
+        } catch (RuntimeException e) {
+            throw new OpenClTensorException(tag, "committing " + c.kernels + " kernels failed: " + e.getMessage(), e);
+        }
+        commits++;
+        inFlight.addLast(c);
+        while (!inFlight.isEmpty() && inFlight.peekFirst().buffer.status().isFinished()) retire(inFlight.pollFirst());
+    }
+
+    /** Waits for every committed command buffer; throws the first failure since the last sync. */
+    private void awaitAll() {
+        syncs++;
+        while (!inFlight.isEmpty()) retire(inFlight.pollFirst());
+        OpenClTensorException f = failure;
+        if (f != null) {
+            failure = null;
+            throw f;
+        }
+    }
+
+    /** Waits for one command buffer and notes its failure (the first one since the last sync). */
+    private void retire(Committed c) {
+        try {
+            c.buffer.waitUntilCompleted();
+        } catch (CommandBufferException e) {
+            if (failure == null) {
+                failure = new OpenClTensorException(tag, "a command buffer of " + c.kernels + " tensor kernels failed: "
+                        + e.getMessage() + "; the tensors those kernels write hold undefined values", e);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ storage
+
+    /** The buffer of a storage this backend made. */
+    Buffer buffer(Storage s) {
+        if (s instanceof OpenClStorage o && o.backend() == this) return o.buffer();
+        throw new IllegalArgumentException("storage on " + s.device() + " handed to the opencl backend on " + tag
+                + "; move the tensor with tensor.to(\"" + NAME + "\") first");
+    }
+
+    private void checkRange(String what, Storage s, long byteOffset, long bytes) {
+        if (byteOffset < 0 || bytes < 0 || byteOffset > s.byteSize() - bytes) {
+            throw new IllegalArgumentException(what + " of " + bytes + " bytes at offset " + byteOffset + " outside " + s
+                    + " (" + s.byteSize() + " bytes)");
+        }
+    }
+
+    private void checkOpen(String what) {
+        if (closed) {
+            throw new OpenClTensorException(tag, what + ": the opencl tensor backend was closed; tensors made on it can no "
+                    + "longer compute or be read", null);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "OpenClTensorBackend[" + tag + (products != null ? ", CLBlast" : "") + "]";
+    }
+
+    /** For tests: the kernels of the open command buffer and of those committed and not yet retired. */
+    synchronized List<Integer> pendingKernels() {
+        List<Integer> l = new ArrayList<>();
+        for (Committed c : inFlight) l.add(c.kernels);
+        l.add(kernelsInOpen);
+        return l;
+    }
+}
