@@ -25,7 +25,7 @@ final class Creation {
     static Tensor full(Backend backend, DType dtype, double value, Shape shape) {
         checkValue("full", dtype, value, "value " + value);
         Tensor t = Tensor.empty(backend, dtype, shape);
-        Ops.run(backend, new Kernel.Fill(t.operand(), value));
+        Ops.execute(t, new Kernel.Fill(t.operand(), value));
         return t;
     }
 

@@ -57,7 +57,13 @@ public final class Tensor implements AutoCloseable {
 
     /** A new tensor of {@code dtype} and {@code shape} on {@code backend}, content undefined. */
     static Tensor empty(Backend backend, DType dtype, Shape shape) {
-        Storage s = backend.allocate(dtype, shape.elements());
+        Storage s;
+        try {
+            s = backend.allocate(dtype, shape.elements());
+        } catch (TensorDeviceException e) {
+            throw new TensorDeviceException(e.device(), "cannot make a " + dtype.label() + " tensor of shape " + shape
+                    + " on the " + backend.name() + " backend: " + e.getMessage().substring(e.device().toString().length() + 2), e);
+        }
         TensorScope.adoptNew(s);
         return new Tensor(backend, s, shape, shape.rowMajor(), 0);
     }

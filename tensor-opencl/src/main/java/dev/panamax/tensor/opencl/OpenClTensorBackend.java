@@ -7,6 +7,7 @@ import dev.panamax.compute.CommandBufferException;
 import dev.panamax.compute.CommandQueue;
 import dev.panamax.compute.ComputeDevice;
 import dev.panamax.compute.ComputeEncoder;
+import dev.panamax.compute.DeviceMemoryException;
 import dev.panamax.compute.References;
 import dev.panamax.compute.StorageMode;
 import dev.panamax.compute.Validation;
@@ -66,6 +67,10 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
     private ComputeEncoder compute;
     private final ArrayList<Object> held = new ArrayList<>();
     private int kernelsInOpen;
+    /** Bytes of storage made since the last commit: the open command buffer may hold all of them. */
+    private long bytesSinceCommit;
+    /** From this many bytes made since the last commit, the next kernel commits (a quarter of the device budget). */
+    private final long commitAtBytes;
     private final ArrayDeque<Committed> inFlight = new ArrayDeque<>();
     private OpenClTensorException failure;
     private boolean closed;
@@ -76,12 +81,18 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
 
     /** The backend on {@code device}, the {@code index}-th OpenCL device (what its {@link Device} tag names). */
     public OpenClTensorBackend(ComputeDevice device, int index) {
+        this(device, index, new KernelCache(device));
+    }
+
+    /** A backend whose programs come from {@code kernels} (tests give it source that does not compile). */
+    OpenClTensorBackend(ComputeDevice device, int index, KernelCache kernels) {
         this.device = Objects.requireNonNull(device, "device");
         this.tag = new Device(NAME, index, device.info().name());
         this.queue = device.newCommandQueue(8);
-        this.kernels = new KernelCache(device);
+        this.kernels = kernels;
         this.encoder = new KernelEncoder(kernels);
         this.products = ClBlastProducts.forDevice(device);
+        this.commitAtBytes = Math.max(1L << 20, device.memoryStats().limitBytes() / 4);
     }
 
     @Override
@@ -109,7 +120,21 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
         checkOpen("allocate");
         long bytes = Math.multiplyExact(length, (long) dtype.byteSize());
         try {
-            Buffer b = device.newBuffer(Math.max(bytes, 16), StorageMode.PRIVATE);
+            Buffer b;
+            try {
+                b = device.newBuffer(Math.max(bytes, 16), StorageMode.PRIVATE);
+            } catch (DeviceMemoryException full) {
+                // the kernels waiting in command buffers hold the storage they touch: run them, so
+                // what only they held becomes garbage the budget's collection can free, then retry
+                synchronized (this) {
+                    commit();
+                    awaitAll();
+                }
+                b = device.newBuffer(Math.max(bytes, 16), StorageMode.PRIVATE);
+            }
+            synchronized (this) {
+                bytesSinceCommit += bytes;
+            }
             return new OpenClStorage(this, b, dtype, length, tag);
         } catch (RuntimeException e) {
             throw new OpenClTensorException(tag, "cannot allocate " + length + " x " + dtype.label() + " (" + bytes
@@ -135,7 +160,9 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
         }
         held.add(kernel);
         kernelCount++;
-        if (++kernelsInOpen >= KERNELS_PER_COMMIT) commit();
+        // committed when full, or when what it may hold alive reaches a quarter of the device's memory:
+        // the device then frees what the kernels no longer need while the host goes on encoding
+        if (++kernelsInOpen >= KERNELS_PER_COMMIT || bytesSinceCommit >= commitAtBytes) commit();
     }
 
     @Override
@@ -262,6 +289,7 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
         open = null;
         held.clear();
         kernelsInOpen = 0;
+        bytesSinceCommit = 0;
         try {
             cb.commit();
         } catch (RuntimeException e) {
@@ -321,6 +349,17 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
     @Override
     public String toString() {
         return "OpenClTensorBackend[" + tag + (products != null ? ", CLBlast" : "") + "]";
+    }
+
+    /**
+     * For tests: encodes {@code command} into the open command buffer as a native command, as a
+     * library's call would be (a command that throws stands for a device failing the command buffer).
+     */
+    synchronized void encodeNative(String description, dev.panamax.compute.NativeCommand command) {
+        checkOpen(description);
+        endCompute();
+        commandBuffer().encodeNative(description, List.of(), command);
+        kernelsInOpen++;
     }
 
     /** For tests: the kernels of the open command buffer and of those committed and not yet retired. */

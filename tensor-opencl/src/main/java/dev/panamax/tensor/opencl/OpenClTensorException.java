@@ -1,5 +1,6 @@
 package dev.panamax.tensor.opencl;
 
+import dev.panamax.tensor.TensorDeviceException;
 import dev.panamax.tensor.spi.Device;
 
 /**
@@ -8,16 +9,8 @@ import dev.panamax.tensor.spi.Device;
  * device), or a backend already closed. The message names the kernel (its family, op, dtypes and
  * shapes) and the device.
  */
-public final class OpenClTensorException extends RuntimeException {
-    private final Device device;
-
+public final class OpenClTensorException extends TensorDeviceException {
     OpenClTensorException(Device device, String message, Throwable cause) {
-        super(device + ": " + message, cause);
-        this.device = device;
-    }
-
-    /** The device it happened on. */
-    public Device device() {
-        return device;
+        super(device, message, cause);
     }
 }
