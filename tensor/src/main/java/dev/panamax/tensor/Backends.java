@@ -124,6 +124,15 @@ public final class Backends {
         void close();
     }
 
+    /**
+     * Hands what every backend made so far (or selected with {@link #using(Backend)}) has recorded to
+     * its device ({@link Backend#flush()}): afterwards their storage may be freed.
+     */
+    public static void flushAll() {
+        for (Backend b : CREATED.values()) b.flush();
+        for (Backend b : ADOPTED) b.flush();
+    }
+
     /** Runs what every backend made so far (or selected with {@link #using(Backend)}) has recorded. */
     public static void syncAll() {
         for (Backend b : CREATED.values()) b.sync();

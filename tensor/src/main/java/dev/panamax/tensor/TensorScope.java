@@ -88,11 +88,11 @@ public final class TensorScope implements AutoCloseable {
         return tensor;
     }
 
-    /** Runs what the backends recorded, then frees what this scope holds. */
+    /** Hands what the backends recorded to their devices, then frees what this scope holds. */
     @Override
     public void close() {
         if (scope.isClosed()) return;
-        Backends.syncAll();
+        Backends.flushAll();
         try {
             scope.close(); // refuses a wrong order or thread before anything changes
         } finally {

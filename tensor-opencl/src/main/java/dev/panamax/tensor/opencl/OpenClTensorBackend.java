@@ -76,8 +76,16 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
     private boolean closed;
     private long kernelCount, commits, syncs, products_, reads, writes;
 
-    /** A committed command buffer, what it holds alive, and how many kernels it runs. */
-    private record Committed(CommandBuffer buffer, Object[] held, int kernels) {}
+    /**
+     * A committed command buffer, what it holds (its kernels, and the storage they touch, pinned:
+     * a storage closed meanwhile keeps its block until the device is done with it), and how many
+     * kernels it runs.
+     */
+    private record Committed(CommandBuffer buffer, Object[] held, int kernels) {
+        void unpin() {
+            for (Object o : held) if (o instanceof Storage s) s.handle().unpin();
+        }
+    }
 
     /** The backend on {@code device}, the {@code index}-th OpenCL device (what its {@link Device} tag names). */
     public OpenClTensorBackend(ComputeDevice device, int index) {
@@ -159,6 +167,7 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
             throw new OpenClTensorException(tag, KernelText.describe(kernel) + ": " + e.getMessage(), e);
         }
         held.add(kernel);
+        pinOperands(kernel);
         kernelCount++;
         // committed when full, or when what it may hold alive reaches a quarter of the device's memory:
         // the device then frees what the kernels no longer need while the host goes on encoding
@@ -172,6 +181,22 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
         awaitAll();
     }
 
+    /**
+     * Commits without waiting: the frontend may free {@code storage} afterwards, because every run
+     * keeps the storage it touches pinned until the device is done (Java never reads device memory
+     * directly; {@link #read} waits for the device itself).
+     */
+    @Override
+    public synchronized void sync(Storage storage) {
+        if (!closed) commit();
+    }
+
+    /** Commits without waiting (storage may be freed afterwards: runs keep theirs pinned). */
+    @Override
+    public synchronized void flush() {
+        if (!closed) commit();
+    }
+
     @Override
     public synchronized void write(Storage to, long byteOffset, MemorySegment from) {
         checkOpen("write");
@@ -182,7 +207,7 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
         try (BlitEncoder blit = commandBuffer().blitEncoder()) {
             blit.write(buffer(to), byteOffset, from); // a heap segment is copied now, a native one read when it runs
         }
-        held.add(to);
+        pin(to);
         writes++;
         if (from.isNative()) {
             commit(); // the caller may reuse a native source once this returns
@@ -200,7 +225,7 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
         try (BlitEncoder blit = commandBuffer().blitEncoder()) {
             blit.read(buffer(from), byteOffset, to); // delivered into `to` when the command buffer completes
         }
-        held.add(from);
+        pin(from);
         reads++;
         commit();
         awaitAll();
@@ -216,8 +241,8 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
         try (BlitEncoder blit = commandBuffer().blitEncoder()) {
             blit.copy(buffer(from), fromOffset, buffer(to), toOffset, bytes);
         }
-        held.add(from);
-        held.add(to);
+        pin(from);
+        pin(to);
     }
 
     @Override
@@ -293,6 +318,7 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
         try {
             cb.commit();
         } catch (RuntimeException e) {
+            c.unpin(); // nothing of it runs
             throw new OpenClTensorException(tag, "committing " + c.kernels + " kernels failed: " + e.getMessage(), e);
         }
         commits++;
@@ -311,7 +337,7 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
         }
     }
 
-    /** Waits for one command buffer and notes its failure (the first one since the last sync). */
+    /** Waits for one command buffer, unpins its storage and notes its failure (the first one since the last sync). */
     private void retire(Committed c) {
         try {
             c.buffer.waitUntilCompleted();
@@ -320,7 +346,40 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
                 failure = new OpenClTensorException(tag, "a command buffer of " + c.kernels + " tensor kernels failed: "
                         + e.getMessage() + "; the tensors those kernels write hold undefined values", e);
             }
+        } finally {
+            c.unpin();
         }
+    }
+
+    /** Pins a storage until the command buffer that uses it is done (once per command buffer). */
+    private void pin(Storage s) {
+        s.handle().pin();
+        held.add(s);
+    }
+
+    /** Pins each storage a kernel reads or writes (the last few pinned are not pinned again). */
+    private void pinOperands(Kernel kernel) {
+        switch (kernel) {
+            case Kernel.Fill k -> pinOnce(k.out());
+            case Kernel.Unary k -> { pinOnce(k.out()); pinOnce(k.in()); }
+            case Kernel.Binary k -> { pinOnce(k.out()); pinOnce(k.a()); pinOnce(k.b()); }
+            case Kernel.BinaryScalar k -> { pinOnce(k.out()); pinOnce(k.a()); }
+            case Kernel.Where k -> { pinOnce(k.out()); pinOnce(k.cond()); pinOnce(k.a()); pinOnce(k.b()); }
+            case Kernel.Reduce k -> { pinOnce(k.out()); pinOnce(k.in()); }
+            case Kernel.MatMul k -> { pinOnce(k.out()); pinOnce(k.a()); pinOnce(k.b()); }
+            case Kernel.IndexSelect k -> { pinOnce(k.out()); pinOnce(k.in()); pinOnce(k.index()); }
+            case Kernel.IndexAdd k -> { pinOnce(k.out()); pinOnce(k.index()); pinOnce(k.src()); }
+            case Kernel.AdamStep k -> { pinOnce(k.param()); pinOnce(k.grad()); pinOnce(k.m()); pinOnce(k.v()); }
+            case Kernel.CrossEntropy k -> { pinOnce(k.loss()); if (k.grad() != null) pinOnce(k.grad()); pinOnce(k.logits()); pinOnce(k.labels()); }
+        }
+    }
+
+    private void pinOnce(dev.panamax.tensor.spi.Operand o) {
+        Storage s = o.storage();
+        int n = held.size();
+        for (int i = n - 1; i >= 0 && i >= n - 12; i--) if (held.get(i) == s) return; // pinned by a recent kernel
+        s.handle().pin();
+        held.add(s);
     }
 
     // ------------------------------------------------------------------ storage

@@ -137,6 +137,16 @@ public interface Backend {
         sync();
     }
 
+    /**
+     * Hands everything submitted to the device without waiting for it; afterwards storage may be
+     * freed (what the frontend calls before a {@code TensorScope} frees what it holds). A backend
+     * whose committed work keeps the storage it touches alive until done (a device backend whose runs
+     * pin their buffers) commits here; by default {@link #sync()}, which is always enough.
+     */
+    default void flush() {
+        sync();
+    }
+
     /** How many threads the backend computes with. */
     default int threads() {
         return 1;
