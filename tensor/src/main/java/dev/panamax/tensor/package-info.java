@@ -41,9 +41,11 @@
 /// flattens broadcast batch dimensions into one batch stride when the strides allow and copies
 /// otherwise; 1-D operands are promoted and squeezed back, as NumPy does.
 ///
-/// **The SPI.** `Backend.allocate` gives `Storage`: a core `NativeBuffer` (plain or pooled) as
-/// elements of one dtype, so it is reserved against the budget, shadowed on the heap and joins the
-/// innermost scope. By default (`Storage.allocate`) storage of 1 KiB and more is leased from
+/// **The SPI.** `Backend.allocate` gives `Storage`, sealed: `HostStorage` (a core `NativeBuffer`,
+/// plain or pooled, as elements of one dtype) or a device backend's `DeviceStorage`; either is one
+/// core handle, reserved against a budget, visible to the GC at its true size and joining the
+/// innermost scope. The frontend copies elements in and out only through `Backend.write`, `read` and
+/// `copy` (creation, reading, `.npy`/`.npz`, `Tensor.to`). By default (`HostStorage.allocate`) storage of 1 KiB and more is leased from
 /// `StoragePool`, one process-wide core `BufferPool` (created with `createForProcess`): a storage
 /// freed by close, scope or GC gives its block back to its class (with its shadow when freed by
 /// code), and the next storage of that class takes it, without malloc or first-touch page faults. One pool
@@ -57,9 +59,11 @@
 /// matmul with `accumulate`) get an output the frontend filled first; `StoragePoolTest` poisons idle
 /// blocks and checks those ops. `panamax.tensor.pool=false` turns pooling off. `Backend.execute(kernel)` may run a kernel at once or record it; kernels take
 /// effect in submission order, and a recording holds the `Storage` objects it uses, so the GC cannot
-/// free them while they wait. After `sync()` Java may touch storage memory; the frontend syncs before
-/// reading elements, before writing them from Java, before freeing storage on purpose (`close`,
-/// `TensorScope` end, for every backend in use) and on `Tensor.sync()`. `Storage.segment()` is an
+/// free them while they wait. After `sync()` Java may touch host storage memory; the frontend syncs
+/// before freeing storage on purpose (`close`: `sync(storage)`; a `TensorScope`'s end: `flush()`, for
+/// every backend in use; a device backend whose runs pin their storage only commits there) and on
+/// `Tensor.sync()`; its reads and writes go through the backend's copies, which order themselves
+/// after the kernels. `HostStorage.segment()` is an
 /// unscoped view made on first Java access and checked for liveness at each call: a handle's own
 /// shared-arena segment would cost a thread handshake at every free. Providers are found with
 /// `ServiceLoader` (`BackendProvider`: name, priority, `unavailableReason()` instead of throwing);

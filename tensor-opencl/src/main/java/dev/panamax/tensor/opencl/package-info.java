@@ -1,6 +1,51 @@
-/// Tensor kernels for OpenCL devices: every `dev.panamax.tensor.spi.Kernel` as generated OpenCL C,
-/// compiled once per device through the compute API and encoded into a command buffer without a
-/// host round trip. The backend that owns device storage supplies the `Storage` to `Buffer` mapping.
+/// The `opencl` tensor backend: tensors on any OpenCL device (PoCL's CPU device in CI; NVIDIA, AMD
+/// and Intel GPUs through their OpenCL drivers), written on the public compute API. Every
+/// `dev.panamax.tensor.spi.Kernel` is generated OpenCL C, compiled once per device and encoded into
+/// a command buffer without a host round trip; matrix products go to CLBlast where it is installed.
+///
+/// ```java
+/// Backends.use("opencl");                                  // or -Dpanamax.tensor.backend=opencl
+/// Tensor x = Tensor.of(batch, 256, 2);                      // on the device chosen by panamax.tensor.device
+/// model.to("opencl");                                      // parameters move in place
+/// float loss = (float) Tensor.crossEntropy(model.forward(x.to("opencl")), y).item();
+/// ```
+///
+/// **The backend (`OpenClTensorBackend`).** Storage is `OpenClStorage`: a PRIVATE `Buffer` of the
+/// device's pool (budgeted, visible to the GC through its heap shadow), its owned handle the
+/// storage's. Kernels from every thread go, under the backend's lock, into one open command buffer
+/// (UNRETAINED, CHECKED), committed without waiting every 512 kernels
+/// (`panamax.tensor.opencl.kernelsPerCommit`), once the storage made since the last commit reaches a
+/// quarter of the device budget, and at every `flush` (a scope's end), `sync(storage)` (a close) and
+/// `sync()`, which also waits. Each committed run holds its kernels and pins the storage they touch
+/// until the device is done, so a storage closed meanwhile keeps its block until then. Reads and
+/// writes are blit commands in the same stream; a read waits for its command buffer; a write of a
+/// native segment too, a heap one is copied when encoded. An allocation the budget refuses first
+/// runs what waits (the storage only waiting kernels held becomes garbage) and tries again.
+/// `counters()`: kernels, commits, kernels per commit, CLBlast products, syncs, reads, writes,
+/// programs compiled.
+///
+/// **Products (`ClBlastProducts`).** A `MatMul` CLBlast takes directly (f32; f16 on a device with
+/// half arithmetic; every size nonzero; each operand row-major or transposed with a leading
+/// dimension; the output row-major; batches as one strided call, a stride of 0 sharing a matrix) is
+/// a `NativeCommand` calling `CLBlastSgemm`/`CLBlastSgemmStridedBatched` (or the `Hgemm` forms) on
+/// the queue at its place in the command buffer. `-Dpanamax.tensor.opencl.clblast=false` sends every
+/// product to the generated kernel.
+///
+/// **Devices (`DeviceChoice`).** `panamax.tensor.device` picks an OpenCL device by index or by a
+/// case-insensitive part of its name; unset, the first GPU, else the first device. The tensors'
+/// `Device` is `opencl:<index> (<name>)`.
+///
+/// **Failures.** A program that does not compile, device memory the budget refuses, a command buffer
+/// the device fails (reported at the next sync, naming the failing command and how many kernels it
+/// carried) and any use after `close()` are `OpenClTensorException`s (`TensorDeviceException`s)
+/// naming the kernel (family, op, dtypes, shapes) or the new tensor, and the device.
+///
+/// **Tests.** `OpenClBackendContractTest` runs the whole `BackendContract` on the device;
+/// `OpenClBackendFailuresTest` the failures above; `DeviceStorageChurnTest` frees device storage by
+/// close, scope and GC in a child JVM at PARANOID with a 64 MiB device budget, also with
+/// `-XX:+DisableExplicitGC`.
+///
+/// ## The kernels
 ///
 /// **Generation (`KernelSources`).** One program per kernel family and dtypes (`ProgramKey`:
 /// `binary f32,f32`, `unary f16,i64`, `cross_entropy f32,i64,f32,f32`), holding every op of the
