@@ -630,6 +630,29 @@ public abstract class BackendContract {
     }
 
     @Test
+    void parametersSaveAndLoadThroughTheBackend() throws java.io.IOException {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("panamax-contract");
+        java.nio.file.Path file = dir.resolve("model.npz");
+        try (var use = Backends.using(candidate())) {
+            var saved = new dev.panamax.tensor.nn.Sequential(new dev.panamax.tensor.nn.Linear(3, 4, new SplittableRandom(1)));
+            var loaded = new dev.panamax.tensor.nn.Sequential(new dev.panamax.tensor.nn.Linear(3, 4, new SplittableRandom(2)));
+            dev.panamax.tensor.nn.Parameters.save(saved, file);
+            try (var host = Backends.using(reference)) { // a file read on another backend still lands on the parameters'
+                dev.panamax.tensor.nn.Parameters.load(loaded, file);
+            }
+            for (String name : saved.namedParameters().keySet()) {
+                assertArrayEquals(saved.namedParameters().get(name).toFloatArray(), loaded.namedParameters().get(name).toFloatArray(), name);
+                assertEquals(candidate(), loaded.namedParameters().get(name).backend(), name);
+            }
+            saved.close();
+            loaded.close();
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+            java.nio.file.Files.deleteIfExists(dir);
+        }
+    }
+
+    @Test
     void mixingBackendsIsRefusedWithBothNamed() {
         if (candidate().name().equals(reference.name())) return;
         Tensor here;

@@ -62,7 +62,7 @@ public final class Parameters {
                     throw new IllegalArgumentException(file + ": array '" + e.getKey() + "' has shape " + value.shape()
                             + "; expected " + e.getValue().shape());
                 }
-                e.getValue().copyFrom(value.cast(e.getValue().dtype()));
+                e.getValue().copyFrom(value.to(e.getValue().backend()).cast(e.getValue().dtype())); // read on the current backend, moved to the parameter's
             }
         }
     }
