@@ -1,15 +1,23 @@
 package dev.panamax.cli;
 
+import dev.panamax.clblast.ClBlast;
 import dev.panamax.compute.ComputeDevice;
 import dev.panamax.compute.DeviceInfo;
 import dev.panamax.core.CoreLibrary;
 import dev.panamax.core.CpuFeatures;
+import dev.panamax.tensor.opencl.OpenClTensorBackend;
 import picocli.CommandLine.Command;
 
+import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code panamax info}: the JDK, the native library in use, CPU features, OpenCL platforms and devices, OpenBLAS, compute devices. */
-@Command(name = "info", description = "Print the JDK, the native library in use, the CPU features, the OpenCL platforms and devices, OpenBLAS and the compute devices.")
+/**
+ * {@code panamax info}: the JDK, the native library in use, CPU features, OpenCL platforms and
+ * devices, OpenBLAS, compute devices, the tensor backends (available or why not, the default) with
+ * the opencl backend's devices and whether CLBlast is installed.
+ */
+@Command(name = "info", description = "Print the JDK, the native library in use, the CPU features, the OpenCL platforms and devices, "
+        + "OpenBLAS, the compute devices and the tensor backends.")
 final class InfoCommand implements Callable<Integer> {
     @Override
     public Integer call() {
@@ -25,7 +33,34 @@ final class InfoCommand implements Callable<Integer> {
         OpenClProbe.lines(OpenClProbe.probe(OpenClProbe.LOADER)).forEach(System.out::println);
         System.out.println(OpenBlasProbe.line(OpenBlasProbe.LIBRARY));
         computeDevices();
+        tensorBackends();
         return 0;
+    }
+
+    /**
+     * Each tensor backend (available or why not, the default marked), the OpenCL devices the opencl
+     * backend picks from by index or name, and whether its matrix products run on CLBlast. Nothing
+     * is made: no backend is created, no device opened beyond listing it.
+     */
+    private static void tensorBackends() {
+        for (TensorBackendStatus b : TensorBackendStatus.all()) {
+            System.out.printf("tensor       %s%s: %s%n", b.name(), b.isDefault() ? " (default)" : "",
+                    b.available() ? "available" : "unavailable: " + b.unavailableReason());
+            if (b.name().equals(OpenClTensorBackend.NAME)) openClTensorDevices();
+        }
+    }
+
+    /** The devices the opencl tensor backend picks from, by the index its device setting takes, and CLBlast. */
+    private static void openClTensorDevices() {
+        List<ComputeDevice> devices = ComputeDevice.all().stream().filter(d -> d.info().backend().equalsIgnoreCase("opencl")).toList();
+        for (int i = 0; i < devices.size(); i++) {
+            DeviceInfo d = devices.get(i).info();
+            System.out.printf("               device %d: %s (%s)  [demo --device %d, -Dpanamax.tensor.device=%d]%n", i, d.name(), d.vendor(), i, i);
+        }
+        String clblast = ClBlast.unavailableReason();
+        System.out.println(clblast == null
+                ? "               CLBlast installed: matrix products run on CLBlast"
+                : "               CLBlast not installed: " + clblast + " (matrix products run on the backend's own tiled kernel)");
     }
 
     /** The devices of the compute API, as {@code ComputeDevice.all()} finds them through its backends. */

@@ -10,8 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The bridge's own figures over a run: the backend's counters (native crossings, kernels, ...) as
- * they grew, the tensor storage pool's hit rate over the run's allocations ({@code poolHitRate}, NaN
+ * The bridge's own figures over a run: the backend's counters (native crossings, kernels, command
+ * buffers committed, CLBlast products, ...) as they grew (a ratio among them, such as
+ * {@code kernelsPerCommit}, recomputed over the run), the tensor storage pool's hit rate over the run's allocations ({@code poolHitRate}, NaN
  * when pooling is off or nothing was allocated) and the bytes it holds idle at the end, the native
  * memory high-water mark, handles the GC had to free, and the handles the run created and never
  * released ({@code handlesLeaked}, 0 when every tensor, parameter and optimizer state was freed by
@@ -33,8 +34,23 @@ record BridgeStats(String backend, Map<String, Long> counters, double poolHitRat
     record Start(Backend backend, Map<String, Long> counters, PoolMetrics pool, MemoryStats memory, long checkpoint) {
         /** The figures since the start; call it after everything the run made was closed. */
         BridgeStats finish() {
+            return finish(() -> {});
+        }
+
+        /**
+         * The figures since the start, the backend's counters read before {@code release} runs (it
+         * closes a backend made for the run), the memory after it; call it after everything the run
+         * made was closed.
+         */
+        BridgeStats finish(Runnable release) {
             Map<String, Long> grown = new LinkedHashMap<>();
             backend.counters().forEach((name, value) -> grown.put(name, value - counters.getOrDefault(name, 0L)));
+            // a ratio, not a count: the difference of two ratios means nothing
+            grown.computeIfPresent("kernelsPerCommit", (name, value) -> {
+                long commits = grown.getOrDefault("commits", 0L), kernels = grown.getOrDefault("kernels", 0L);
+                return commits > 0 ? Math.round((double) kernels / commits) : 0L;
+            });
+            release.run();
             MemoryStats now = NativeMemory.stats();
             PoolMetrics poolNow = StoragePool.metrics();
             return new BridgeStats(backend.name(), grown, poolNow.hitRateSince(pool), poolNow.bytesIdle(), now.peakBytes(),
@@ -60,6 +76,17 @@ record BridgeStats(String backend, Map<String, Long> counters, double poolHitRat
     /** Bytes of tensor operands native kernels used in place, by address (-1: the backend keeps no such count). */
     long zeroCopyBytes() {
         return counter("zeroCopyBytes");
+    }
+
+    /** Command buffers committed to a device (-1: the backend keeps no such count). */
+    long commits() {
+        return counter("commits");
+    }
+
+    /** Kernels per committed command buffer, or NaN without commits. */
+    double kernelsPerCommit() {
+        long c = counter("commits"), k = counter("kernels");
+        return c > 0 && k >= 0 ? (double) k / c : Double.NaN;
     }
 
     /** Kernels run per native crossing, or NaN without crossings. */

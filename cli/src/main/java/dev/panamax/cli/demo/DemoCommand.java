@@ -1,10 +1,17 @@
 package dev.panamax.cli.demo;
 
 import com.fasterxml.jackson.jr.ob.JSON;
+import dev.panamax.cli.TensorBackendStatus;
 import dev.panamax.core.io.AtomicFile;
 import dev.panamax.tensor.Backends;
 import dev.panamax.tensor.cpu.ThreadBudget;
+import dev.panamax.core.Settings;
+import dev.panamax.tensor.opencl.KernelBuildException;
+import dev.panamax.tensor.opencl.OpenClTensorBackend;
+import dev.panamax.tensor.opencl.OpenClTensorException;
+import dev.panamax.tensor.opencl.OpenClTensorProvider;
 import dev.panamax.tensor.spi.Backend;
+import dev.panamax.tensor.spi.Device;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -26,7 +33,8 @@ import java.util.concurrent.Callable;
  * {@code panamax demo}: trains an MLP on a generated 3-class spiral (or on {@code --data FILE.npz})
  * with Panamax tensors, showing a progress bar, then prints the validation accuracy, the speed and
  * the bridge's own statistics; {@code --plot} draws the loss curve and the decision regions,
- * {@code --json} writes the summary. The summary is printed before any file is written, and every
+ * {@code --json} writes the summary. {@code --backend opencl} trains on an OpenCL device
+ * ({@code --device} picks which); the first lines name the backend and the device it trains on. The summary is printed before any file is written, and every
  * file is written atomically ({@link AtomicFile}): a path that is a directory or a device is refused
  * before training, and a write that fails (a full disk) names the file, leaves what was there and
  * ends with exit code 2.
@@ -42,8 +50,14 @@ public final class DemoCommand implements Callable<Integer> {
     static final double SPIRAL_TARGET = 0.95;
 
     @Option(names = "--backend", paramLabel = "NAME",
-            description = "Tensor backend: reference (pure Java) or cpu (native kernels). Default: the best available.")
+            description = "Tensor backend: reference (pure Java), cpu (native kernels) or opencl (an OpenCL device: "
+                    + "generated kernels, CLBlast products). Default: the best available (./panamax info lists them).")
     String backend;
+
+    @Option(names = "--device", paramLabel = "INDEX|NAME",
+            description = "The OpenCL device --backend opencl trains on: its index or a part of its name, as ./panamax info "
+                    + "lists them (sets panamax.tensor.device). Default: the first GPU, else the first device.")
+    String device;
 
     @Option(names = "--steps", paramLabel = "N", defaultValue = "500", description = "Training steps (default: ${DEFAULT-VALUE}).")
     int steps;
@@ -79,6 +93,9 @@ public final class DemoCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** The setting the opencl backend reads its device from, when it is first made. */
+    static final String DEVICE_PROPERTY = "panamax.tensor.device";
+
     /** Rows held out for validation. */
     static final double VALIDATION_FRACTION = 0.2;
 
@@ -100,6 +117,14 @@ public final class DemoCommand implements Callable<Integer> {
             // read once, when the native backend first loads
             System.setProperty(ThreadBudget.PROPERTY, Integer.toString(threads));
         }
+        if (device != null) {
+            if (device.isBlank()) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--device is empty; expected an OpenCL device's index or a part of its name (./panamax info lists them)");
+            }
+            // read once, when the opencl backend is first made
+            System.setProperty(DEVICE_PROPERTY, device.strip());
+        }
         refuseNonRegular("--plot", plot);
         refuseNonRegular("--json", json);
         refuseSameFile(plot, json);
@@ -111,21 +136,50 @@ public final class DemoCommand implements Callable<Integer> {
             err.println("panamax demo: " + e.getMessage());
             return 1;
         }
+        String wanted = backend != null ? backend : Settings.value(Backends.PROPERTY);
         Backend selected;
         try {
-            selected = backend == null ? Backends.current() : Backends.use(backend);
-        } catch (IllegalArgumentException | IllegalStateException e) {
+            String unavailable = wanted == null ? null : unavailable(wanted);
+            if (unavailable != null) {
+                err.println("panamax demo: " + unavailable);
+                return 1;
+            }
+            // an opencl backend of the run's own, closed at its end: its queue and the programs it
+            // compiles are released, so the bridge's leak count means what it says
+            selected = OpenClTensorBackend.NAME.equals(wanted) ? new OpenClTensorProvider().create()
+                    : backend == null ? Backends.current() : Backends.use(backend);
+        } catch (IllegalArgumentException | IllegalStateException | OpenClTensorException e) {
             err.println("panamax demo: " + e.getMessage());
             return 1;
         }
+        OpenClTensorBackend made = OpenClTensorBackend.NAME.equals(wanted) ? (OpenClTensorBackend) selected : null;
+        try (Backends.Selection use = Backends.using(selected)) {
+            if (device != null && selected.device().isHost()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--device=" + device + ": the " + selected.name()
+                        + " backend computes in host memory and has no devices to choose; expected --backend opencl");
+            }
+            return train(all, settings, selected, made == null ? () -> {} : made::close);
+        } finally {
+            if (made != null) closeAfterFailure(made);
+        }
+    }
 
+    /** Trains on {@code selected}, prints the summary, writes the files; {@code release} frees a backend made for the run. */
+    private int train(LabeledData all, TrainingSettings settings, Backend selected, Runnable release) {
+        PrintStream out = System.out, err = System.err;
         LabeledData.Split split = all.split(VALIDATION_FRACTION, seed);
         out.printf(Locale.ROOT, "data      %s: %d points, %d features, %d classes -> %d training, %d validation%n",
                 all.description(), all.n(), all.d(), all.classes(), split.train().n(), split.validation().n());
         out.printf(Locale.ROOT, "model     MLP %d-%d-%d-%d (ReLU), Adam lr %s, batch %d, %d steps%n",
                 all.d(), hidden, hidden, all.classes(), learningRate, Math.min(batch, split.train().n()), steps);
-        out.printf(Locale.ROOT, "backend   %s, %d thread%s%n", selected.name(), selected.threads(), selected.threads() == 1 ? "" : "s");
-        if (threads != null && selected.threads() != threads) {
+        if (selected instanceof OpenClTensorBackend opencl) {
+            out.printf(Locale.ROOT, "backend   %s, generated kernels, matrix products %s%n", selected.name(),
+                    opencl.usesClBlast() ? "on CLBlast" : "on its own tiled kernel (CLBlast is not installed)");
+        } else {
+            out.printf(Locale.ROOT, "backend   %s, %d thread%s%n", selected.name(), selected.threads(), selected.threads() == 1 ? "" : "s");
+        }
+        out.println("training on " + placeOf(selected));
+        if (threads != null && selected.device().isHost() && selected.threads() != threads) {
             out.printf(Locale.ROOT, "          (--threads %d asked; the %s backend's thread budget was fixed at %d when it loaded)%n",
                     threads, selected.name(), selected.threads());
         }
@@ -142,6 +196,10 @@ public final class DemoCommand implements Callable<Integer> {
             err.println("panamax demo: training stopped: " + e.getMessage() + " (the model has two " + hidden + "x" + hidden
                     + " weight matrices; expected a smaller --hidden or --batch)");
             return 1;
+        } catch (OpenClTensorException | KernelBuildException e) {
+            // the device failed a command or could not compile a kernel: the exception names both
+            err.println("panamax demo: training stopped on " + placeOf(selected) + ": " + e.getMessage());
+            return 1;
         }
         BufferedImage picture = null;
         try (TrainingRun run = trained) {
@@ -151,7 +209,7 @@ public final class DemoCommand implements Callable<Integer> {
             seconds = run.trainingSeconds();
             if (plot != null) picture = TrainingPlot.render(run, all, "Panamax demo: " + all.description());
         }
-        BridgeStats stats = start.finish();
+        BridgeStats stats = start.finish(release);
 
         // the summary reaches the terminal before any file is written: a failed write cannot lose it
         out.printf(Locale.ROOT, "accuracy  %.1f%% on validation (%d/%d)%s%n", 100 * accuracy, right, split.validation().n(),
@@ -177,6 +235,41 @@ public final class DemoCommand implements Callable<Integer> {
             written &= writeFile("json", json, () -> AtomicFile.write(json, text.getBytes(StandardCharsets.UTF_8)), "");
         }
         return written ? 0 : 2;
+    }
+
+    /**
+     * Closes a backend made for the run when training ended early (on success it was closed already:
+     * closing is idempotent); a failure of its own is one more line, not a stack trace.
+     */
+    private static void closeAfterFailure(OpenClTensorBackend made) {
+        try {
+            made.close();
+        } catch (RuntimeException e) {
+            System.err.println("panamax demo: closing the " + made.name() + " backend: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Why the backend called {@code name} cannot run here, then every other backend and why each is
+     * unavailable; null when it can run, or when there is none by that name ({@link Backends#use}
+     * says so, listing them).
+     */
+    static String unavailable(String name) {
+        var backends = TensorBackendStatus.all();
+        for (TensorBackendStatus b : backends) {
+            if (b.name().equals(name) && !b.available()) {
+                var others = backends.stream().filter(o -> !o.name().equals(name)).toList();
+                return "tensor backend '" + name + "' cannot run here: " + b.unavailableReason()
+                        + "\n  the other tensor backends: " + TensorBackendStatus.describe(others);
+            }
+        }
+        return null;
+    }
+
+    /** {@code cpu (host memory)}, {@code opencl:0 (pthread-AMD EPYC 7B13)}: the backend and where its tensors live. */
+    static String placeOf(Backend backend) {
+        Device d = backend.device();
+        return d.isHost() ? backend.name() + " (" + d.name() + ")" : d.toString();
     }
 
     /**
@@ -226,6 +319,11 @@ public final class DemoCommand implements Callable<Integer> {
             double perCrossing = s.kernelsPerCrossing();
             if (!Double.isNaN(perCrossing)) b.append(String.format(Locale.ROOT, ", %.1f kernels per crossing", perCrossing));
             if (s.zeroCopyBytes() >= 0) b.append(String.format(Locale.ROOT, ", %.2f GB zero-copied", s.zeroCopyBytes() / 1e9));
+        } else if (s.commits() >= 0) {
+            b.append(String.format(Locale.ROOT, "kernels %,d in %,d command buffers", Math.max(0, s.counter("kernels")), s.commits()));
+            double perCommit = s.kernelsPerCommit();
+            if (!Double.isNaN(perCommit)) b.append(String.format(Locale.ROOT, " (%.1f per command buffer)", perCommit));
+            if (s.counter("clblastProducts") >= 0) b.append(String.format(Locale.ROOT, ", CLBlast products %,d", s.counter("clblastProducts")));
         } else {
             b.append("no native crossings (the ").append(s.backend()).append(" backend computes in Java, on native memory)");
         }
@@ -244,6 +342,7 @@ public final class DemoCommand implements Callable<Integer> {
         m.put("steps", settings.steps());
         m.put("backend", selected.name());
         m.put("threads", selected.threads());
+        m.put("device", selected.device().toString());
         m.put("data", all.description());
         m.put("trainingRows", split.train().n());
         m.put("validationRows", split.validation().n());
