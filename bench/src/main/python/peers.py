@@ -11,9 +11,21 @@ Each command on stdin gets one JSON line on stdout:
                     as {"results": [...]}
   startup        -> {"name": "torch.startup.firstOp.ms", ...}: import torch + the first op, measured
                     when the script started (the interpreter's own start excluded)
+The device commands run on the peer device, PEER_DEVICE: "cuda" when torch.cuda.is_available(),
+else "cpu" (PANAMAX_PEER_DEVICE=cpu|cuda overrides it); their figures carry the device in the name:
+  dspiral STEPS      -> torch.DEV.spiral.step.ms (the spiral step on the peer device, its loss read
+                        every step as Panamax's device figures read theirs)
+  dbig STEPS         -> torch.DEV.big.step.ms
+  dadd N REPS LABEL  -> torch.DEV.addLABEL.GBps: REPS adds of two N-float tensors into a new result
+                        each, as bandwidth (3 * 4 * N bytes moved per add)
+  dmatmul N REPS     -> torch.DEV.matmulN.TFLOPS: REPS products of N x N f32 (2 N^3 flops each;
+                        cuBLAS without TF32 on CUDA)
+On CUDA every timing starts and ends with torch.cuda.synchronize(), so it covers the work and
+nothing queued before it.
   quit
 Every reply is {"results": [{"name", "unit", "value"}, ...]} or {"error": "..."}.
-The first line written is {"ready": true, "torch": VERSION, "numpy": VERSION, "threads": N}.
+The first line written is {"ready": true, "torch": VERSION, "numpy": VERSION, "threads": N,
+"device": "cuda" or "cpu", "device_name": the GPU's or "cpu"}.
 
 The models are the tensor suite's: the spiral step trains 2->256->256->3 (ReLU) on batches of 256
 from a 3-class spiral with Adam; the big step trains 784->1024->1024->10 on a batch of 1024. Both are
@@ -41,6 +53,26 @@ except RuntimeError:
     pass  # already set (it can be set only once, before any inter-op work)
 torch.manual_seed(0)
 
+PEER_DEVICE = os.environ.get("PANAMAX_PEER_DEVICE") or ("cuda" if torch.cuda.is_available() else "cpu")
+if PEER_DEVICE not in ("cpu", "cuda"):
+    raise SystemExit("peers.py: PANAMAX_PEER_DEVICE=%r; expected cpu or cuda" % PEER_DEVICE)
+if PEER_DEVICE == "cuda":
+    if not torch.cuda.is_available():
+        raise SystemExit("peers.py: PANAMAX_PEER_DEVICE=cuda but torch.cuda.is_available() is False")
+    # the targets compare with cuBLAS in full f32: no TF32 in products or convolutions
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    torch.set_float32_matmul_precision("highest")
+PEER_DEVICE_NAME = torch.cuda.get_device_name(0) if PEER_DEVICE == "cuda" else "cpu"
+sys.stderr.write("peers.py: device figures on %s (%s); torch.cuda.is_available() = %s\n"
+                 % (PEER_DEVICE, PEER_DEVICE_NAME, torch.cuda.is_available()))
+
+
+def device_sync(device):
+    """Waits for the device's queued work (CUDA runs asynchronously; the CPU has nothing queued)."""
+    if device == "cuda":
+        torch.cuda.synchronize()
+
 
 def spiral(classes=3, per_class=1000, noise=0.2, seed=0):
     """The tensor suite's spiral: class k's points lie on an arm r*(sin t, cos t), t in [4k, 4k+4]."""
@@ -60,15 +92,16 @@ def spiral(classes=3, per_class=1000, noise=0.2, seed=0):
 class Trainer:
     """One model, its Adam optimizer and a cycle of fixed batches."""
 
-    def __init__(self, sizes, batches):
+    def __init__(self, sizes, batches, device="cpu"):
+        self.device = device
         layers = []
         for i in range(len(sizes) - 1):
             layers.append(torch.nn.Linear(sizes[i], sizes[i + 1]))
             if i < len(sizes) - 2:
                 layers.append(torch.nn.ReLU())
-        self.model = torch.nn.Sequential(*layers)
+        self.model = torch.nn.Sequential(*layers).to(device)
         self.opt = torch.optim.Adam(self.model.parameters(), lr=1e-3)
-        self.batches = batches
+        self.batches = [(xb.to(device), yb.to(device)) for xb, yb in batches]
         self.next = 0
         self.run(3)  # warm-up: allocator, Adam's state, first-call paths
 
@@ -81,34 +114,76 @@ class Trainer:
         self.opt.step()
         return loss
 
-    def run(self, steps):
+    def run(self, steps, read_each=False):
         loss = None
         for _ in range(steps):
             loss = self.step()
+            if read_each:
+                loss.item()  # a host round trip per step, as Panamax's device figures have
         return loss.item()  # the result is read, as Panamax's side reads it
 
-    def ms_per_step(self, steps):
+    def ms_per_step(self, steps, read_each=False):
         """Wall time and this thread's CPU time per step, in ms (one intra-op thread: the step runs here)."""
+        device_sync(self.device)
         t, c = time.perf_counter_ns(), time.thread_time_ns()
-        self.run(steps)
+        self.run(steps, read_each)  # reads the loss: waits for the device
+        device_sync(self.device)
         return (time.perf_counter_ns() - t) / steps / 1e6, (time.thread_time_ns() - c) / steps / 1e6
 
 
 _trainers = {}
 
 
-def trainer(kind):
-    if kind not in _trainers:
+def trainer(kind, device="cpu"):
+    key = (kind, device)
+    if key not in _trainers:
         if kind == "spiral":
             x, y = spiral()
             batches = [(x[i:i + 256], y[i:i + 256]) for i in range(0, len(y) - 255, 256)]
-            _trainers[kind] = Trainer([2, 256, 256, 3], batches)
+            _trainers[key] = Trainer([2, 256, 256, 3], batches, device)
         else:
             g = torch.Generator().manual_seed(1)
             x = torch.randn(1024, 784, generator=g)
             y = torch.randint(0, 10, (1024,), generator=g)
-            _trainers[kind] = Trainer([784, 1024, 1024, 10], [(x, y)])
-    return _trainers[kind]
+            _trainers[key] = Trainer([784, 1024, 1024, 10], [(x, y)], device)
+    return _trainers[key]
+
+
+_operands = {}
+
+
+def operands(kind, n, device):
+    """Two seeded random f32 operands (n floats, or n x n for a product) on the device, made once."""
+    key = (kind, n, device)
+    if key not in _operands:
+        _operands.clear()  # one pair at a time: 64M floats are 256 MB each
+        g = torch.Generator().manual_seed(2)
+        shape = (n, n) if kind == "matmul" else (n,)
+        _operands[key] = (torch.rand(shape, generator=g).to(device), torch.rand(shape, generator=g).to(device))
+    return _operands[key]
+
+
+def timed_seconds(device, reps, op):
+    """Seconds for reps calls of op, after one warm-up call, the device idle before and after."""
+    op()
+    device_sync(device)
+    t = time.perf_counter_ns()
+    for _ in range(reps):
+        op()
+    device_sync(device)
+    return (time.perf_counter_ns() - t) / 1e9
+
+
+def add_gbps(n, reps, device):
+    a, b = operands("add", n, device)
+    seconds = timed_seconds(device, reps, lambda: a + b)  # a new result each time, as Panamax's side
+    return 3.0 * 4 * n * reps / seconds / 1e9
+
+
+def matmul_tflops(n, reps, device):
+    a, b = operands("matmul", n, device)
+    seconds = timed_seconds(device, reps, lambda: a @ b)
+    return 2.0 * n * n * n * reps / seconds / 1e12
 
 
 def add16_ns(make, n):
@@ -135,6 +210,18 @@ def handle(words):
              "value": add16_ns(lambda: np.random.default_rng(2).random(16, dtype=np.float32), n)},
             {"name": "torch.op.add16.ns", "unit": "ns", "value": add16_ns(lambda: torch.rand(16), n)},
         ]
+    if cmd in ("dspiral", "dbig"):
+        kind = cmd[1:]
+        wall, _ = trainer(kind, PEER_DEVICE).ms_per_step(int(words[1]), read_each=True)
+        return [{"name": "torch.%s.%s.step.ms" % (PEER_DEVICE, kind), "unit": "ms", "value": wall}]
+    if cmd == "dadd":
+        n, reps, label = int(words[1]), int(words[2]), words[3]
+        return [{"name": "torch.%s.add%s.GBps" % (PEER_DEVICE, label), "unit": "GB/s",
+                 "value": add_gbps(n, reps, PEER_DEVICE)}]
+    if cmd == "dmatmul":
+        n, reps = int(words[1]), int(words[2])
+        return [{"name": "torch.%s.matmul%d.TFLOPS" % (PEER_DEVICE, n), "unit": "TFLOPS",
+                 "value": matmul_tflops(n, reps, PEER_DEVICE)}]
     if cmd == "startup":
         return [{"name": "torch.startup.firstOp.ms", "unit": "ms", "value": STARTUP_MS}]
     raise ValueError("unknown command %r; expected spiral STEPS, big STEPS, add16 N, startup or quit" % cmd)
@@ -143,7 +230,8 @@ def handle(words):
 def main():
     out = sys.stdout
     out.write(json.dumps({"ready": True, "torch": torch.__version__, "numpy": np.__version__,
-                          "threads": torch.get_num_threads()}) + "\n")
+                          "threads": torch.get_num_threads(), "device": PEER_DEVICE,
+                          "device_name": PEER_DEVICE_NAME}) + "\n")
     out.flush()
     for line in sys.stdin:
         words = line.split()

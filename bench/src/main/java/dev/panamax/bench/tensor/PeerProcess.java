@@ -36,17 +36,23 @@ public final class PeerProcess implements AutoCloseable {
     private final BufferedReader out;
     private final Writer in;
     private final String versions;
+    private final String device;
+    private final String deviceName;
+    private final Path script;
 
-    private PeerProcess(Process process, String versions) {
+    private PeerProcess(Process process, String versions, String device, String deviceName, Path script) {
         this.process = process;
         this.out = process.inputReader(StandardCharsets.UTF_8);
         this.in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
         this.versions = versions;
+        this.device = device;
+        this.deviceName = deviceName;
+        this.script = script;
     }
 
     /** Starts the peers' script with {@code python} and waits until torch is imported. */
     public static PeerProcess start(Path python, int threads) throws IOException, InterruptedException {
-        Path script = extractScript(python.getParent().getParent());
+        Path script = extractScript();
         ProcessBuilder pb = new ProcessBuilder(python.toString(), "-u", script.toString())
                 .redirectError(ProcessBuilder.Redirect.INHERIT);
         Map<String, String> env = pb.environment();
@@ -66,8 +72,21 @@ public final class PeerProcess implements AutoCloseable {
             p.destroyForcibly();
             throw new IOException(script + " answered " + first + " instead of {\"ready\": true, ...}");
         }
+        String device = String.valueOf(ready.getOrDefault("device", "cpu"));
+        String deviceName = String.valueOf(ready.getOrDefault("device_name", device));
         return new PeerProcess(p, "torch " + ready.get("torch") + ", numpy " + ready.get("numpy")
-                + ", " + ready.get("threads") + " thread(s)");
+                + ", " + ready.get("threads") + " thread(s), device figures on " + device
+                + (device.equals(deviceName) ? "" : " (" + deviceName + ")"), device, deviceName, script);
+    }
+
+    /** Where the device commands ({@code dspiral}, {@code dadd}, ...) run: {@code cuda} or {@code cpu}. */
+    public String device() {
+        return device;
+    }
+
+    /** The peer device's name ({@code NVIDIA H200}, or {@code cpu}). */
+    public String deviceName() {
+        return deviceName;
     }
 
     /** {@code torch VERSION, numpy VERSION, N thread(s)} as the child reported them. */
@@ -101,12 +120,18 @@ public final class PeerProcess implements AutoCloseable {
         return figures;
     }
 
-    /** The script beside the environment, refreshed from the jar each run. */
-    private static Path extractScript(Path env) throws IOException {
-        Path target = env.resolve("peers.py");
+    /**
+     * The script from the jar in a file of its own (the interpreter's folder may be a system one
+     * that cannot be written), removed when the process is closed.
+     */
+    private static Path extractScript() throws IOException {
+        Path target = Files.createTempFile("panamax-peers-", ".py");
         try (InputStream s = PeerProcess.class.getClassLoader().getResourceAsStream(SCRIPT)) {
             if (s == null) throw new IOException(SCRIPT + " is missing from the bench jar's resources");
             Files.copy(s, target, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            Files.deleteIfExists(target);
+            throw e;
         }
         return target;
     }
@@ -126,6 +151,8 @@ public final class PeerProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
+        } finally {
+            Files.deleteIfExists(script);
         }
     }
 }

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * under the build directory ({@code target/pyenv} by default, {@code -Dpanamax.pyenv=DIR} to move
  * it), created and filled with pip on first use. Every step says what it does on stderr, and a
  * failure says what failed and the command that fixes it; the suite then reports Panamax's figures
- * alone.
+ * alone. {@code -Dpanamax.python=PATH} uses an interpreter that already has both (a machine without
+ * network, such as a GPU machine with PyTorch CUDA installed) and creates nothing.
  *
  * <pre>{@code
  * Optional<Path> python = PythonPeers.ensure(PythonPeers.defaultEnvironment());
@@ -50,6 +51,13 @@ public final class PythonPeers {
      * installing them when missing; empty (after saying why on stderr) when that fails.
      */
     public static Optional<Path> ensure(Path env) throws InterruptedException {
+        String given = System.getProperty("panamax.python");
+        if (given != null && !given.isBlank()) {
+            Path p = Path.of(given.strip());
+            if (Files.isExecutable(p) && imports(p)) return Optional.of(p);
+            return unavailable("-Dpanamax.python=" + given + " is not an interpreter that imports " + String.join(" and ", PACKAGES)
+                    + " (check with: " + given + " -c 'import torch, numpy')");
+        }
         Path python = interpreter(env);
         if (Files.isExecutable(python) && imports(python)) return Optional.of(python);
         try {
