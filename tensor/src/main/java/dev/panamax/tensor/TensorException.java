@@ -14,7 +14,8 @@ import java.util.StringJoiner;
 public final class TensorException extends IllegalArgumentException {
     private final String op;
 
-    TensorException(String op, String message) {
+    /** For backends that check operands on their device: {@code op: message}. */
+    public TensorException(String op, String message) {
         super(op + ": " + message);
         this.op = op;
     }

@@ -36,9 +36,15 @@ public final class KernelEncoder {
     private static final int GROUP = 256;
 
     private final KernelCache kernels;
+    private final IndexErrors errors;
 
-    public KernelEncoder(KernelCache kernels) {
+    /**
+     * An encoder of {@code kernels}' programs whose index-reading kernels (index select, index add,
+     * cross-entropy labels) report an index out of range into {@code errors}.
+     */
+    public KernelEncoder(KernelCache kernels, IndexErrors errors) {
         this.kernels = Objects.requireNonNull(kernels, "kernels");
+        this.errors = Objects.requireNonNull(errors, "errors");
     }
 
     /**
@@ -181,7 +187,8 @@ public final class KernelEncoder {
         if (n == 0) return;
         ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.INDEX_SELECT, out.dtype(), index.dtype()), "index_select");
         ComputeEncoder e = b.encoder().setPipeline(pipeline).setBuffer(0, b.buffer(out)).setBuffer(1, b.buffer(in))
-                .setBuffer(2, b.buffer(index)).setBytes(3, bytes(indexLayout(k.axis(), out.shape(), out, in, index))).setLong(4, n);
+                .setBuffer(2, b.buffer(index)).setBytes(3, bytes(indexLayout(k.axis(), out.shape(), out, in, index))).setLong(4, n)
+                .setLong(5, in.shape()[k.axis()]).setBuffer(6, errors.buffer());
         cover(e, pipeline, n);
     }
 
@@ -192,7 +199,8 @@ public final class KernelEncoder {
         long columns = src.elements() / src.shape()[k.axis()];
         ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.INDEX_ADD, out.dtype(), index.dtype()), "index_add");
         ComputeEncoder e = b.encoder().setPipeline(pipeline).setBuffer(0, b.buffer(out)).setBuffer(1, b.buffer(index))
-                .setBuffer(2, b.buffer(src)).setBytes(3, bytes(indexLayout(k.axis(), src.shape(), out, src, index))).setLong(4, columns);
+                .setBuffer(2, b.buffer(src)).setBytes(3, bytes(indexLayout(k.axis(), src.shape(), out, src, index))).setLong(4, columns)
+                .setLong(5, out.shape()[k.axis()]).setBuffer(6, errors.buffer());
         cover(e, pipeline, columns);
     }
 
@@ -220,7 +228,7 @@ public final class KernelEncoder {
         ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.CROSS_ENTROPY, x.dtype(), y.dtype(), loss.dtype(), g.dtype()), "cross_entropy");
         int group = group(pipeline, KernelSources.REDUCE_GROUP);
         b.encoder().setPipeline(pipeline).setBuffer(0, b.buffer(loss)).setBuffer(1, b.buffer(g)).setBuffer(2, b.buffer(x))
-                .setBuffer(3, b.buffer(y)).setBytes(4, bytes(layout)).setInt(5, grad == null ? 0 : 1)
+                .setBuffer(3, b.buffer(y)).setBytes(4, bytes(layout)).setInt(5, grad == null ? 0 : 1).setBuffer(6, errors.buffer())
                 .dispatchThreadgroups(Size.of(1), Size.of(group));
     }
 

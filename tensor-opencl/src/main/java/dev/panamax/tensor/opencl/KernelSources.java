@@ -40,6 +40,11 @@ final class KernelSources {
             static inline long java_f2l(float x) { return isnan(x) ? 0 : convert_long_sat_rtz(x); }
             // NaN-propagating maximum and minimum (Math.max, Math.min)
             static inline float nan_max(float a, float b) { return isnan(a) ? a : isnan(b) ? b : (a >= b ? a : b); }
+            // an index out of [0, bound): the first kernel to see one records its op, the index and the bound
+            // (err: code, index low and high words, bound low word), and the kernel goes on without touching memory out of bounds
+            static inline void report_index(__global int *err, int code, long index, long bound) {
+                if (atomic_cmpxchg(err, 0, code) == 0) { err[1] = (int) index; err[2] = (int) (index >> 32); err[3] = (int) bound; err[4] = (int) (bound >> 32); }
+            }
             // Java's Math.max and Math.min: NaN wins, and 0.0 is above -0.0
             static inline float java_max(float a, float b) { return isnan(a) ? a : isnan(b) ? b : a == b ? (signbit(a) ? b : a) : (a > b ? a : b); }
             static inline float java_min(float a, float b) { return isnan(a) ? a : isnan(b) ? b : a == b ? (signbit(a) ? a : b) : (a < b ? a : b); }
@@ -353,7 +358,7 @@ final class KernelSources {
     private static String indexSelect(ClType t, ClType ix) {
         return """
                 // layout: rank, axis, out's shape, out's offset and strides, in's offset and strides, index's offset and stride
-                __kernel void index_select(__global %s *out_p, __global const %s *in_p, __global const %s *index_p, __global const long *layout, long n) {
+                __kernel void index_select(__global %s *out_p, __global const %s *in_p, __global const %s *index_p, __global const long *layout, long n, long bound, __global int *err) {
                     long gid = get_global_id(0);
                     if (gid >= n) return;
                     int rank = (int) layout[0], axis = (int) layout[1];
@@ -367,7 +372,12 @@ final class KernelSources {
                         long idx = rest %% shape[d];
                         rest /= shape[d];
                         out_at += idx * out_s[d];
-                        in_at += (d == axis ? (long) index_p[ix_at + idx * ix_step] : idx) * in_s[d];
+                        long pick = idx;
+                        if (d == axis) {
+                            pick = (long) index_p[ix_at + idx * ix_step];
+                            if (pick < 0 || pick >= bound) { report_index(err, 1, pick, bound); pick = 0; }
+                        }
+                        in_at += pick * in_s[d];
                     }
                     %s
                 }
@@ -382,7 +392,7 @@ final class KernelSources {
         String add = t.floating() ? "o + s" : "(" + t.compute + ") ((" + t.unsigned + ") o + (" + t.unsigned + ") s)";
         return """
                 // layout: rank, axis, src's shape, out's offset and strides, src's offset and strides, index's offset and stride
-                __kernel void index_add(__global %s *out_p, __global const %s *index_p, __global const %s *src_p, __global const long *layout, long columns) {
+                __kernel void index_add(__global %s *out_p, __global const %s *index_p, __global const %s *src_p, __global const long *layout, long columns, long bound, __global int *err) {
                     long gid = get_global_id(0);
                     if (gid >= columns) return;
                     int rank = (int) layout[0], axis = (int) layout[1];
@@ -400,7 +410,9 @@ final class KernelSources {
                         src_at += idx * src_s[d];
                     }
                     for (long i = 0; i < shape[axis]; i++) {
-                        long to = out_at + (long) index_p[ix_at + i * ix_step] * out_s[axis];
+                        long pick = (long) index_p[ix_at + i * ix_step];
+                        if (pick < 0 || pick >= bound) { report_index(err, 2, pick, bound); continue; }
+                        long to = out_at + pick * out_s[axis];
                         %s o = %s;
                         %s s = %s;
                         %s
@@ -418,7 +430,7 @@ final class KernelSources {
     private static String crossEntropy(ClType x, ClType labels, ClType loss, ClType grad) {
         return """
                 // layout: n, c, logits' offset and two strides, labels' offset and stride, grad's offset and two strides, loss's offset
-                __kernel void cross_entropy(__global %s *loss_p, __global %s *grad_p, __global const %s *x_p, __global const %s *y_p, __global const long *layout, int has_grad) {
+                __kernel void cross_entropy(__global %s *loss_p, __global %s *grad_p, __global const %s *x_p, __global const %s *y_p, __global const long *layout, int has_grad, __global int *err) {
                     __local acc_t part[%d];
                     int lid = (int) get_local_id(0), group = (int) get_local_size(0);
                     long n = layout[0], c = layout[1];
@@ -430,6 +442,7 @@ final class KernelSources {
                         acc_t sum = 0;
                         for (long j = 0; j < c; j++) sum += exp((acc_t) %s - mx);
                         long label = (long) y_p[layout[5] + i * layout[6]];
+                        if (label < 0 || label >= c) { report_index(err, 3, label, c); label = 0; }
                         total += mx + log(sum) - (acc_t) %s;
                         if (!has_grad) continue;
                         for (long j = 0; j < c; j++) {

@@ -61,6 +61,7 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
     private final KernelCache kernels;
     private final KernelEncoder encoder;
     private final ClBlastProducts products;
+    private final IndexErrors indexErrors;
 
     // guarded by this
     private CommandBuffer open;
@@ -73,6 +74,8 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
     private final long commitAtBytes;
     private final ArrayDeque<Committed> inFlight = new ArrayDeque<>();
     private OpenClTensorException failure;
+    /** Whether a kernel that checks indices on the device was encoded since the record was last read. */
+    private boolean indexKernelsSinceCheck;
     private boolean closed;
     private long kernelCount, commits, syncs, products_, reads, writes;
 
@@ -98,7 +101,8 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
         this.tag = new Device(NAME, index, device.info().name());
         this.queue = device.newCommandQueue(8);
         this.kernels = kernels;
-        this.encoder = new KernelEncoder(kernels);
+        this.indexErrors = new IndexErrors(device);
+        this.encoder = new KernelEncoder(kernels, indexErrors);
         this.products = ClBlastProducts.forDevice(device);
         this.commitAtBytes = Math.max(1L << 20, device.memoryStats().limitBytes() / 4);
     }
@@ -135,8 +139,7 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
                 // the kernels waiting in command buffers hold the storage they touch: run them, so
                 // what only they held becomes garbage the budget's collection can free, then retry
                 synchronized (this) {
-                    commit();
-                    awaitAll();
+                    commitAndWait();
                 }
                 b = device.newBuffer(Math.max(bytes, 16), StorageMode.PRIVATE);
             }
@@ -159,6 +162,13 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
                 products.encode(commandBuffer(), mm, this::buffer);
                 products_++;
             } else {
+                if (kernel instanceof Kernel.IndexSelect || kernel instanceof Kernel.IndexAdd || kernel instanceof Kernel.CrossEntropy) {
+                    if (!indexErrors.cleared()) {
+                        endCompute();
+                        indexErrors.clearIn(commandBuffer());
+                    }
+                    indexKernelsSinceCheck = true;
+                }
                 encoder.encode(kernel, computeEncoder(), this::buffer);
             }
         } catch (OpenClTensorException e) {
@@ -177,8 +187,7 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
     @Override
     public synchronized void sync() {
         if (closed) return; // nothing can be in flight: close synced
-        commit();
-        awaitAll();
+        commitAndWait();
     }
 
     /**
@@ -227,8 +236,7 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
         }
         pin(from);
         reads++;
-        commit();
-        awaitAll();
+        commitAndWait();
     }
 
     @Override
@@ -270,14 +278,17 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
     public synchronized void close() {
         if (closed) return;
         try {
-            commit();
-            awaitAll();
+            commitAndWait();
         } finally {
             closed = true;
             try {
                 queue.close();
             } finally {
-                kernels.close();
+                try {
+                    kernels.close();
+                } finally {
+                    indexErrors.close();
+                }
             }
         }
     }
@@ -324,6 +335,30 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
         commits++;
         inFlight.addLast(c);
         while (!inFlight.isEmpty() && inFlight.peekFirst().buffer.status().isFinished()) retire(inFlight.pollFirst());
+    }
+
+    /** Indices are checked by the kernels that read them, reported at the next sync that waits ({@link IndexErrors}). */
+    @Override
+    public boolean checksIndices() {
+        return true;
+    }
+
+    /**
+     * Commits what is open, with a read of the index-error record when a kernel that checks indices
+     * ran since the last one, waits for every command buffer, then throws the first device failure,
+     * else the first index out of range, since the last wait.
+     */
+    private void commitAndWait() {
+        int[] record = null;
+        if (indexKernelsSinceCheck) {
+            endCompute();
+            record = indexErrors.readAndClearIn(commandBuffer());
+            indexKernelsSinceCheck = false;
+        }
+        commit();
+        awaitAll();
+        var bad = IndexErrors.failure(record);
+        if (bad != null) throw bad;
     }
 
     /** Waits for every committed command buffer; throws the first failure since the last sync. */

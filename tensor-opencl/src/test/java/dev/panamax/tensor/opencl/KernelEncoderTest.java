@@ -52,6 +52,7 @@ class KernelEncoderTest {
     private static CommandQueue queue;
     /** Per test: what a test compiles is freed by its end (the PoCL cache on disk keeps reruns quick). */
     private KernelCache cache;
+    private IndexErrors indexErrors;
     private KernelEncoder kernels;
 
     private final SplittableRandom random = new SplittableRandom(42);
@@ -79,13 +80,15 @@ class KernelEncoderTest {
     @BeforeEach
     void kernels() {
         cache = new KernelCache(device);
-        kernels = new KernelEncoder(cache);
+        indexErrors = new IndexErrors(device);
+        kernels = new KernelEncoder(cache, indexErrors);
     }
 
     @AfterEach
     void freeKernels() {
         freeMade();
         cache.close();
+        indexErrors.close();
     }
 
     /** The layouts a case runs in. */
@@ -312,7 +315,7 @@ class KernelEncoderTest {
     @Test
     void aProgramThatDoesNotCompileIsNamedWithItsDeviceAndLog() {
         try (KernelCache broken = new KernelCache(device, key -> "__kernel void fill_dense(__global float *p) { p[0] = undefined_name; }")) {
-            KernelEncoder encoder = new KernelEncoder(broken);
+            KernelEncoder encoder = new KernelEncoder(broken, indexErrors);
             Operand out = output(DType.F16, Form.CONTIGUOUS, 4);
             KernelBuildException e = org.junit.jupiter.api.Assertions.assertThrows(KernelBuildException.class, () -> {
                 CommandBuffer commands = queue.commandBuffer();

@@ -147,6 +147,17 @@ public interface Backend {
         sync();
     }
 
+    /**
+     * Whether the backend's kernels check indices themselves ({@code IndexSelect}, {@code IndexAdd},
+     * {@code CrossEntropy}'s labels): each kernel touches no memory out of bounds and the backend
+     * throws a {@code TensorException} naming the op, the index and the bound from the next sync that
+     * waits (as a GPU reports a device-side assert). False by default: the frontend then reads the
+     * indices and checks them before the kernel is submitted, which is a sync on a lazy backend.
+     */
+    default boolean checksIndices() {
+        return false;
+    }
+
     /** How many threads the backend computes with. */
     default int threads() {
         return 1;
