@@ -1045,6 +1045,13 @@ public abstract class BackendContract {
                 f32(4, 3, 5, 2).as(Layout.TRANSPOSED).requiresGrad(), f32(3).requiresGrad(), f32(3).requiresGrad());
         agree("batchNorm eval", x -> Tensor.batchNorm(x[0], x[1], x[2], x[3], null, false, 0.1, 1e-5),
                 f32(4, 3, 5).requiresGrad(), f32(3), positive(3), f32(3).requiresGrad());
+        Input half = new Input(DType.F16, new int[] {2, 4, 5, 5}, -2, 2, Layout.CONTIGUOUS, false);
+        agree("conv2d f16", x -> Tensor.conv2d(x[0], x[1], x[2], 1, 1, 1, 2), half,
+                new Input(DType.F16, new int[] {2, 2, 3, 3}, -1, 1, Layout.CONTIGUOUS, false),
+                new Input(DType.F16, new int[] {2}, -1, 1, Layout.CONTIGUOUS, false));
+        agree("maxPool2d f16", x -> x[0].maxPool2d(2, 1, 1), half);
+        agree("avgPool2d f16", x -> x[0].avgPool2d(3, 2, 1), half);
+        agree("batchNorm f16", x -> Tensor.batchNorm(x[0], null, null, null, null, true, 0.1, 1e-5), half);
     }
 
     /** Distinct values 0.1 apart in a shuffled order: finite differences of a max never cross a tie. */
@@ -1153,12 +1160,19 @@ public abstract class BackendContract {
     void aConvolutionalNetworkTrainsSavesItsBuffersAndEvaluates() throws java.io.IOException {
         java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("panamax-contract");
         java.nio.file.Path file = dir.resolve("cnn.npz");
-        try (var use = Backends.using(candidate())) {
-            var rng = new SplittableRandom(5);
-            var bn = new dev.panamax.tensor.nn.BatchNorm2d(4);
-            var model = new dev.panamax.tensor.nn.Sequential(new dev.panamax.tensor.nn.Conv2d(1, 4, 3, 1, 1, rng), bn,
+        var rng = new SplittableRandom(5);
+        dev.panamax.tensor.nn.BatchNorm2d bn;
+        dev.panamax.tensor.nn.Sequential model;
+        try (var host = Backends.using(reference)) { // made on one backend, moved whole (buffers too) to the candidate
+            bn = new dev.panamax.tensor.nn.BatchNorm2d(4);
+            model = new dev.panamax.tensor.nn.Sequential(new dev.panamax.tensor.nn.Conv2d(1, 4, 3, 1, 1, rng), bn,
                     new dev.panamax.tensor.nn.ReLU(), new dev.panamax.tensor.nn.MaxPool2d(2), new dev.panamax.tensor.nn.AvgPool2d(2, 1, 0),
                     new dev.panamax.tensor.nn.Flatten(), new dev.panamax.tensor.nn.Linear(4, 2, rng));
+        }
+        model.to(candidate());
+        try (var use = Backends.using(candidate())) {
+            for (Tensor buffer : model.namedBuffers().values()) assertEquals(candidate(), buffer.backend(), "buffers move with the model");
+            assertEquals(Shape.of(2, 12, 5), new dev.panamax.tensor.nn.Flatten(1, 2).forward(Tensor.zeros(2, 3, 4, 5)).shape());
             assertEquals(List.of("0.weight", "0.bias", "1.weight", "1.bias", "6.weight", "6.bias"), List.copyOf(model.namedParameters().keySet()));
             assertEquals(List.of("1.running_mean", "1.running_var", "1.num_batches_tracked"), List.copyOf(model.namedBuffers().keySet()));
             Tensor x = Tensor.uniform(rng, 0, 1, 8, 1, 4, 4);
