@@ -809,4 +809,79 @@ public final class Tensor implements AutoCloseable {
     public String toString() {
         return Reading.describe(this);
     }
+
+    // ---------------------------------------------------------------- convolution, pooling and batch norm
+
+    /**
+     * PyTorch's {@code conv2d}: {@code input (n, c, h, w)} (or unbatched {@code (c, h, w)}) with
+     * {@code weight (out, c / groups, kh, kw)} and {@code bias (out)} or null; the output is
+     * {@code (n, out, oh, ow)} with {@code oh = (h + 2 padding - dilation (kh - 1) - 1) / stride + 1}.
+     * Gradients flow to the input, the weight and the bias.
+     *
+     * <pre>{@code
+     * Tensor y = Tensor.conv2d(x, w, b, 1, 1, 1, 1);   // x (8, 3, 32, 32), w (16, 3, 3, 3) -> y (8, 16, 32, 32)
+     * }</pre>
+     */
+    public static Tensor conv2d(Tensor input, Tensor weight, Tensor bias, int stride, int padding, int dilation, int groups) {
+        return Convolution.conv2d(input, weight, bias, new int[] {stride, stride}, new int[] {padding, padding},
+                new int[] {dilation, dilation}, groups);
+    }
+
+    /** {@link #conv2d(Tensor, Tensor, Tensor, int, int, int, int)} with (height, width) pairs for stride, padding and dilation. */
+    public static Tensor conv2d(Tensor input, Tensor weight, Tensor bias, int[] stride, int[] padding, int[] dilation, int groups) {
+        return Convolution.conv2d(input, weight, bias, stride, padding, dilation, groups);
+    }
+
+    /** PyTorch's {@code max_pool2d(x, kernel)}: a square window, stride the kernel size, no padding. */
+    public Tensor maxPool2d(int kernel) {
+        return maxPool2d(kernel, kernel, 0);
+    }
+
+    /**
+     * PyTorch's {@code max_pool2d} over {@code (n, c, h, w)} or {@code (c, h, w)}: padding (at most
+     * half the kernel) never wins; the gradient goes to each window's first largest element.
+     */
+    public Tensor maxPool2d(int kernel, int stride, int padding) {
+        return Pooling.maxPool2d(this, new int[] {kernel, kernel}, new int[] {stride, stride}, new int[] {padding, padding},
+                new int[] {1, 1});
+    }
+
+    /** {@link #maxPool2d(int, int, int)} with (height, width) pairs, and dilation. */
+    public Tensor maxPool2d(int[] kernel, int[] stride, int[] padding, int[] dilation) {
+        return Pooling.maxPool2d(this, kernel, stride, padding, dilation);
+    }
+
+    /** PyTorch's {@code avg_pool2d(x, kernel)}: a square window, stride the kernel size, no padding. */
+    public Tensor avgPool2d(int kernel) {
+        return avgPool2d(kernel, kernel, 0);
+    }
+
+    /**
+     * PyTorch's {@code avg_pool2d} over {@code (n, c, h, w)} or {@code (c, h, w)}, padding (at most
+     * half the kernel) counted as zeros in every window's mean ({@code count_include_pad=True}).
+     */
+    public Tensor avgPool2d(int kernel, int stride, int padding) {
+        return Pooling.avgPool2d(this, new int[] {kernel, kernel}, new int[] {stride, stride}, new int[] {padding, padding});
+    }
+
+    /** {@link #avgPool2d(int, int, int)} with (height, width) pairs. */
+    public Tensor avgPool2d(int[] kernel, int[] stride, int[] padding) {
+        return Pooling.avgPool2d(this, kernel, stride, padding);
+    }
+
+    /**
+     * PyTorch's {@code batch_norm} over dimension 1 of {@code input (n, c, ...)}. Training uses the
+     * batch's statistics and, when given, moves {@code runningMean} and {@code runningVar} (shape
+     * {@code (c)}) toward them in place, without gradient ({@code running = (1 - momentum) running
+     * + momentum batch}, the variance unbiased); evaluation uses the running statistics.
+     * {@code weight} and {@code bias} ({@code (c)}) may be null.
+     *
+     * <pre>{@code
+     * Tensor y = Tensor.batchNorm(x, mean, var, gamma, beta, true, 0.1, 1e-5);
+     * }</pre>
+     */
+    public static Tensor batchNorm(Tensor input, Tensor runningMean, Tensor runningVar, Tensor weight, Tensor bias,
+                                   boolean training, double momentum, double eps) {
+        return BatchNorm.batchNorm(input, runningMean, runningVar, weight, bias, training, momentum, eps);
+    }
 }

@@ -41,6 +41,14 @@
 /// flattens broadcast batch dimensions into one batch stride when the strides allow and copies
 /// otherwise; 1-D operands are promoted and squeezed back, as NumPy does.
 ///
+/// **Convolution and pooling (im2col).** `conv2d`, `maxPool2d` and `avgPool2d` gather every
+/// window's elements with one `indexSelect` over the flattened input (padding reads one extra
+/// element holding zero, or -inf for max), then reduce them: a (batched, for groups) matmul with the
+/// flattened weight, the window's first maximum picked by `argmax`, or its mean. Overlapping windows
+/// read an element several times and the gradient of `indexSelect` (index add) sums those reads, which
+/// a strided view of the windows could not. `batchNorm` is a composite too; its running statistics
+/// are updated in place outside the graph, and `nn.Module.namedBuffers` saves and moves them.
+///
 /// **The SPI.** `Backend.allocate` gives `Storage`, sealed: `HostStorage` (a core `NativeBuffer`,
 /// plain or pooled, as elements of one dtype) or a device backend's `DeviceStorage`; either is one
 /// core handle, reserved against a budget, visible to the GC at its true size and joining the

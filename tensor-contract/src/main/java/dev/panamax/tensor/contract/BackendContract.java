@@ -976,4 +976,240 @@ public abstract class BackendContract {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Shape.of(1 << 30, 1 << 30, 1 << 30));
         assertTrue(e.getMessage().startsWith("shape (1073741824, 1073741824, 1073741824) has "), e.getMessage());
     }
+
+    // ------------------------------------------------------------------ convolution, pooling and batch norm
+
+    /** torch.nn.functional.conv2d by its definition, in double, over row-major arrays. */
+    private static double[] directConv2d(double[] x, int[] xd, double[] w, int[] wd, double[] bias, int[] s, int[] p, int[] d, int groups) {
+        int n = xd[0], c = xd[1], h = xd[2], wi = xd[3], out = wd[0], cg = wd[1], kh = wd[2], kw = wd[3];
+        int oh = (h + 2 * p[0] - d[0] * (kh - 1) - 1) / s[0] + 1, ow = (wi + 2 * p[1] - d[1] * (kw - 1) - 1) / s[1] + 1;
+        double[] y = new double[n * out * oh * ow];
+        for (int b = 0; b < n; b++)
+            for (int o = 0; o < out; o++)
+                for (int i = 0; i < oh; i++)
+                    for (int j = 0; j < ow; j++) {
+                        double acc = bias == null ? 0 : bias[o];
+                        int g = o / (out / groups);
+                        for (int ci = 0; ci < cg; ci++)
+                            for (int u = 0; u < kh; u++)
+                                for (int v = 0; v < kw; v++) {
+                                    int r = i * s[0] - p[0] + u * d[0], q = j * s[1] - p[1] + v * d[1];
+                                    if (r < 0 || r >= h || q < 0 || q >= wi) continue;
+                                    acc += x[((b * c + g * cg + ci) * h + r) * wi + q] * w[((o * cg + ci) * kh + u) * kw + v];
+                                }
+                        y[((b * out + o) * oh + i) * ow + j] = acc;
+                    }
+        return y;
+    }
+
+    @Test
+    void conv2dMatchesTheDefinition() {
+        // input dims, weight dims, stride, padding, dilation, groups
+        int[][][] cases = {
+                {{2, 3, 7, 6}, {4, 3, 3, 3}, {1, 1}, {0, 0}, {1, 1}, {1}},
+                {{2, 3, 7, 6}, {4, 3, 3, 2}, {2, 1}, {1, 2}, {1, 1}, {1}},
+                {{1, 4, 8, 9}, {6, 2, 3, 3}, {2, 2}, {1, 1}, {2, 1}, {2}},
+                {{1, 4, 5, 5}, {4, 1, 3, 3}, {1, 1}, {1, 1}, {1, 1}, {4}},
+                {{3, 2, 4, 4}, {5, 2, 1, 1}, {1, 1}, {0, 0}, {1, 1}, {1}}};
+        for (int[][] k : cases) {
+            String what = "conv2d " + Arrays.toString(k[0]) + " * " + Arrays.toString(k[1]) + " stride " + Arrays.toString(k[2])
+                    + " padding " + Arrays.toString(k[3]) + " dilation " + Arrays.toString(k[4]) + " groups " + k[5][0];
+            try (var s = TensorScope.open(); var use = Backends.using(candidate())) {
+                var rng = new SplittableRandom(what.hashCode());
+                Tensor x = Tensor.uniform(rng, -1, 1, k[0]), w = Tensor.uniform(rng, -1, 1, k[1]), b = Tensor.uniform(rng, -1, 1, k[1][0]);
+                Tensor y = Tensor.conv2d(x, w, b, k[2], k[3], k[4], k[5][0]);
+                double[] expected = directConv2d(x.toDoubleArray(), k[0], w.toDoubleArray(), k[1], b.toDoubleArray(), k[2], k[3], k[4], k[5][0]);
+                int oh = (k[0][2] + 2 * k[3][0] - k[4][0] * (k[1][2] - 1) - 1) / k[2][0] + 1;
+                int ow = (k[0][3] + 2 * k[3][1] - k[4][1] * (k[1][3] - 1) - 1) / k[2][1] + 1;
+                assertEquals(Shape.of(k[0][0], k[1][0], oh, ow), y.shape(), what);
+                close(what, expected, y.toDoubleArray(), DType.F32);
+            }
+        }
+        expect("conv2d of 0..15 by ones(2, 2)", () -> Tensor.conv2d(Tensor.arange(DType.F32, 0, 16, 1).reshape(1, 1, 4, 4),
+                Tensor.ones(1, 1, 2, 2), null, 1, 0, 1, 1), DType.F32, 10, 14, 18, 26, 30, 34, 42, 46, 50);
+        expect("unbatched conv2d", () -> Tensor.conv2d(Tensor.ones(1, 2, 2), Tensor.ones(1, 1, 1, 1), Tensor.of(new float[] {1}), 1, 0, 1, 1)
+                .reshape(-1), DType.F32, 2, 2, 2, 2);
+    }
+
+    @Test
+    void conv2dAgreesAcrossLayoutsWithGradients() {
+        for (Layout l : Layout.values()) {
+            agree("conv2d " + l, x -> Tensor.conv2d(x[0], x[1], x[2], 2, 1, 1, 1), f32(2, 3, 6, 5).as(l).requiresGrad(),
+                    f32(4, 3, 3, 3).as(l).requiresGrad(), f32(4).requiresGrad());
+        }
+        agree("conv2d groups dilation", x -> Tensor.conv2d(x[0], x[1], null, 1, 2, 2, 2), f32(2, 4, 6, 6).requiresGrad(),
+                f32(6, 2, 3, 3).requiresGrad());
+        agree("maxPool2d", x -> x[0].maxPool2d(3, 2, 1), f32(2, 3, 7, 6).as(Layout.TRANSPOSED).requiresGrad());
+        agree("avgPool2d", x -> x[0].avgPool2d(3, 2, 1), f32(2, 3, 7, 6).as(Layout.SLICED).requiresGrad());
+        agree("batchNorm training", x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5),
+                f32(4, 3, 5, 2).as(Layout.TRANSPOSED).requiresGrad(), f32(3).requiresGrad(), f32(3).requiresGrad());
+        agree("batchNorm eval", x -> Tensor.batchNorm(x[0], x[1], x[2], x[3], null, false, 0.1, 1e-5),
+                f32(4, 3, 5).requiresGrad(), f32(3), positive(3), f32(3).requiresGrad());
+        Input half = new Input(DType.F16, new int[] {2, 4, 5, 5}, -2, 2, Layout.CONTIGUOUS, false);
+        agree("conv2d f16", x -> Tensor.conv2d(x[0], x[1], x[2], 1, 1, 1, 2), half,
+                new Input(DType.F16, new int[] {2, 2, 3, 3}, -1, 1, Layout.CONTIGUOUS, false),
+                new Input(DType.F16, new int[] {2}, -1, 1, Layout.CONTIGUOUS, false));
+        agree("maxPool2d f16", x -> x[0].maxPool2d(2, 1, 1), half);
+        agree("avgPool2d f16", x -> x[0].avgPool2d(3, 2, 1), half);
+        agree("batchNorm f16", x -> Tensor.batchNorm(x[0], null, null, null, null, true, 0.1, 1e-5), half);
+    }
+
+    /** Distinct values 0.1 apart in a shuffled order: finite differences of a max never cross a tie. */
+    private static Gradcheck.Input separated(long seed, int... dims) {
+        int n = 1;
+        for (int d : dims) n *= d;
+        float[] v = new float[n];
+        for (int i = 0; i < n; i++) v[i] = (i - n / 2) * 0.1f;
+        var rng = new SplittableRandom(seed);
+        for (int i = n - 1; i > 0; i--) {
+            int j = rng.nextInt(i + 1);
+            float t = v[i];
+            v[i] = v[j];
+            v[j] = t;
+        }
+        return new Gradcheck.Input(v, dims);
+    }
+
+    @Test
+    void convolutionPoolingAndBatchNormGradientsMatchFiniteDifferences() {
+        try (var use = Backends.using(candidate())) {
+            Gradcheck.check("conv2d stride padding", x -> Tensor.conv2d(x[0], x[1], x[2], 2, 1, 1, 1), Gradcheck.random(21, 1, 2, 5, 4),
+                    Gradcheck.random(22, 3, 2, 3, 3), Gradcheck.random(23, 3));
+            Gradcheck.check("conv2d groups dilation", x -> Tensor.conv2d(x[0], x[1], null, 1, 1, 2, 2), Gradcheck.random(24, 1, 4, 5, 5),
+                    Gradcheck.random(25, 2, 2, 2, 2));
+            Gradcheck.check("maxPool2d overlapping", x -> x[0].maxPool2d(3, 1, 1), separated(26, 1, 2, 4, 5));
+            Gradcheck.check("avgPool2d overlapping", x -> x[0].avgPool2d(3, 2, 1), Gradcheck.random(27, 2, 1, 5, 5));
+            Gradcheck.check("batchNorm training", x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5),
+                    Gradcheck.random(28, 3, 2, 2, 2), Gradcheck.random(29, 2), Gradcheck.random(30, 2));
+        }
+    }
+
+    @Test
+    void poolsMatchPytorch() {
+        Supplier<Tensor> grid = () -> Tensor.arange(DType.F32, 0, 16, 1).reshape(1, 1, 4, 4);
+        expect("maxPool2d 2", () -> grid.get().maxPool2d(2), DType.F32, 5, 7, 13, 15);
+        expect("avgPool2d 2", () -> grid.get().avgPool2d(2), DType.F32, 2.5, 4.5, 10.5, 12.5);
+        expect("maxPool2d padded", () -> Tensor.arange(DType.F32, -9, 0, 1).reshape(1, 3, 3).maxPool2d(3, 2, 1), DType.F32,
+                -5, -4, -2, -1); // padding never wins, even over negative values
+        expect("avgPool2d counts the padding", () -> Tensor.of(new float[] {1, 2, 3, 4}, 1, 1, 2, 2).avgPool2d(3, 1, 1).reshape(-1),
+                DType.F32, 10 / 9f, 10 / 9f, 10 / 9f, 10 / 9f);
+        expect("avgPool2d rectangular", () -> grid.get().avgPool2d(new int[] {1, 4}, new int[] {2, 1}, new int[] {0, 0}), DType.F32, 1.5, 9.5);
+        for (Backend backend : new Backend[] {reference, candidate()}) {
+            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+                Tensor x = Tensor.ones(1, 1, 2, 3).requiresGrad(true);
+                x.maxPool2d(2, 1, 0).sum().backward();
+                assertArrayEquals(new double[] {1, 1, 0, 0, 0, 0}, x.grad().toDoubleArray(), "ties send the gradient to the first on " + backend.name());
+                x.zeroGrad();
+                x.avgPool2d(2, 1, 0).sum().backward();
+                assertArrayEquals(new double[] {0.25, 0.5, 0.25, 0.25, 0.5, 0.25}, x.grad().toDoubleArray(), "overlapping windows add up on " + backend.name());
+                x.zeroGrad();
+            }
+        }
+    }
+
+    @Test
+    void batchNormMatchesPytorch() {
+        for (Backend backend : new Backend[] {reference, candidate()}) {
+            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+                String on = " on " + backend.name();
+                Tensor x = Tensor.of(new float[] {1, 2, 3, 6}, 2, 2);
+                Tensor mean = Tensor.zeros(2), var = Tensor.ones(2);
+                Tensor y = Tensor.batchNorm(x, mean, var, null, null, true, 0.1, 0);
+                assertArrayEquals(new double[] {-1, -1, 1, 1}, y.toDoubleArray(), 1e-6, "training normalizes by the batch" + on);
+                assertArrayEquals(new double[] {0.2, 0.4}, mean.toDoubleArray(), 1e-6, "running mean" + on);
+                assertArrayEquals(new double[] {1.1, 1.7}, var.toDoubleArray(), 1e-6, "running variance, unbiased" + on);
+                Tensor eval = Tensor.batchNorm(x, mean, var, Tensor.of(new float[] {2, 1}), Tensor.of(new float[] {0, 1}), false, 0.1, 0);
+                double[] want = {2 * (1 - 0.2) / Math.sqrt(1.1), (2 - 0.4) / Math.sqrt(1.7) + 1, 2 * (3 - 0.2) / Math.sqrt(1.1),
+                        (6 - 0.4) / Math.sqrt(1.7) + 1};
+                assertArrayEquals(want, eval.toDoubleArray(), 1e-5, "evaluation uses the running statistics" + on);
+                assertArrayEquals(new double[] {0.2, 0.4}, mean.toDoubleArray(), 1e-6, "evaluation leaves them" + on);
+            }
+        }
+    }
+
+    @Test
+    void convolutionShapesThatDoNotFitAreRefused() {
+        refuses("kernel larger than the padded input", () -> Tensor.conv2d(Tensor.zeros(1, 1, 2, 2), Tensor.zeros(1, 1, 5, 3), null, 1, 1, 1, 1),
+                "conv2d: kernel 5x3 (dilation 1x1, spanning 5x3) is larger than the padded input 4x4", "[a: (1, 1, 2, 2) f32, b: (1, 1, 5, 3) f32]");
+        refuses("dilated kernel larger than the input", () -> Tensor.conv2d(Tensor.zeros(1, 1, 4, 4), Tensor.zeros(1, 1, 3, 3), null, 1, 0, 2, 1),
+                "spanning 5x5) is larger than the padded input 4x4");
+        refuses("channels not divisible by groups", () -> Tensor.conv2d(Tensor.zeros(1, 3, 4, 4), Tensor.zeros(4, 1, 1, 1), null, 1, 0, 1, 2),
+                "conv2d: groups=2 with 3 input and 4 output channels; expected groups >= 1 dividing both");
+        refuses("weight channels differ from the input's", () -> Tensor.conv2d(Tensor.zeros(1, 3, 4, 4), Tensor.zeros(4, 2, 1, 1), null, 1, 0, 1, 1),
+                "conv2d: weight takes 2 channels per group but the input has 3 channels in 1 group(s); expected weight.dim(1) = 3",
+                "[a: (1, 3, 4, 4) f32, b: (4, 2, 1, 1) f32]");
+        refuses("bias of the wrong size", () -> Tensor.conv2d(Tensor.zeros(1, 3, 4, 4), Tensor.zeros(4, 3, 1, 1), Tensor.zeros(3), 1, 0, 1, 1),
+                "conv2d: bias must have shape (4,)", "c: (3,) f32");
+        refuses("a matrix as input", () -> Tensor.conv2d(Tensor.zeros(4, 4), Tensor.zeros(1, 1, 1, 1), null, 1, 0, 1, 1),
+                "conv2d: expected input (n, c, h, w) or (c, h, w)");
+        refuses("stride 0", () -> Tensor.conv2d(Tensor.zeros(1, 1, 4, 4), Tensor.zeros(1, 1, 1, 1), null, 0, 0, 1, 1),
+                "conv2d: stride [0, 0]; expected two values (height, width), each at least 1");
+        refuses("pool kernel larger than the input", () -> Tensor.zeros(1, 1, 2, 2).maxPool2d(3),
+                "maxPool2d: kernel 3x3 (dilation 1x1, spanning 3x3) is larger than the padded input 2x2");
+        refuses("pool padding over half the kernel", () -> Tensor.zeros(1, 1, 4, 4).avgPool2d(2, 1, 2),
+                "avgPool2d: padding 2x2 with kernel 2x2; expected padding at most half the kernel's span (1x1)");
+        refuses("batchNorm of one value per channel", () -> Tensor.batchNorm(Tensor.zeros(1, 3), null, null, null, null, true, 0.1, 1e-5),
+                "batchNorm: training with 1 value per channel; expected more than 1");
+        refuses("batchNorm with the wrong number of channels", () -> Tensor.batchNorm(Tensor.zeros(2, 3), Tensor.zeros(4), Tensor.ones(4),
+                null, null, false, 0.1, 1e-5), "batchNorm: running mean, running variance, weight and bias must have shape (3,)");
+        refuses("batchNorm evaluation without running statistics", () -> Tensor.batchNorm(Tensor.zeros(2, 3), null, null, null, null, false,
+                0.1, 1e-5), "batchNorm: evaluation needs the running mean and variance");
+    }
+
+    @Test
+    void aConvolutionalNetworkTrainsSavesItsBuffersAndEvaluates() throws java.io.IOException {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("panamax-contract");
+        java.nio.file.Path file = dir.resolve("cnn.npz");
+        var rng = new SplittableRandom(5);
+        dev.panamax.tensor.nn.BatchNorm2d bn;
+        dev.panamax.tensor.nn.Sequential model;
+        try (var host = Backends.using(reference)) { // made on one backend, moved whole (buffers too) to the candidate
+            bn = new dev.panamax.tensor.nn.BatchNorm2d(4);
+            model = new dev.panamax.tensor.nn.Sequential(new dev.panamax.tensor.nn.Conv2d(1, 4, 3, 1, 1, rng), bn,
+                    new dev.panamax.tensor.nn.ReLU(), new dev.panamax.tensor.nn.MaxPool2d(2), new dev.panamax.tensor.nn.AvgPool2d(2, 1, 0),
+                    new dev.panamax.tensor.nn.Flatten(), new dev.panamax.tensor.nn.Linear(4, 2, rng));
+        }
+        model.to(candidate());
+        try (var use = Backends.using(candidate())) {
+            for (Tensor buffer : model.namedBuffers().values()) assertEquals(candidate(), buffer.backend(), "buffers move with the model");
+            assertEquals(Shape.of(2, 12, 5), new dev.panamax.tensor.nn.Flatten(1, 2).forward(Tensor.zeros(2, 3, 4, 5)).shape());
+            assertEquals(List.of("0.weight", "0.bias", "1.weight", "1.bias", "6.weight", "6.bias"), List.copyOf(model.namedParameters().keySet()));
+            assertEquals(List.of("1.running_mean", "1.running_var", "1.num_batches_tracked"), List.copyOf(model.namedBuffers().keySet()));
+            Tensor x = Tensor.uniform(rng, 0, 1, 8, 1, 4, 4);
+            Tensor labels = Tensor.of(new long[] {0, 1, 0, 1, 0, 1, 0, 1});
+            var sgd = new dev.panamax.tensor.optim.SGD(model.parameters(), 0.1);
+            double first = 0, last = 0;
+            for (int step = 0; step < 20; step++) {
+                try (var s = TensorScope.open()) {
+                    Tensor loss = Tensor.crossEntropy(model.forward(x), labels);
+                    sgd.zeroGrad();
+                    loss.backward();
+                    sgd.step();
+                    last = loss.item();
+                    if (step == 0) first = last;
+                }
+            }
+            assertTrue(last < first, "loss " + first + " -> " + last);
+            assertEquals(20, bn.namedBuffers().get("num_batches_tracked").item());
+            assertFalse(Arrays.equals(new float[] {0, 0, 0, 0}, bn.runningMean().toFloatArray()), "running mean moved");
+            model.setTraining(false);
+            double[] before = bn.runningMean().toDoubleArray();
+            float[] evaluated = model.forward(x).toFloatArray();
+            assertArrayEquals(before, bn.runningMean().toDoubleArray(), "evaluation leaves the running mean");
+            dev.panamax.tensor.nn.Parameters.save(model, file);
+            var copy = new dev.panamax.tensor.nn.Sequential(new dev.panamax.tensor.nn.Conv2d(1, 4, 3, 1, 1, rng),
+                    new dev.panamax.tensor.nn.BatchNorm2d(4), new dev.panamax.tensor.nn.ReLU(), new dev.panamax.tensor.nn.MaxPool2d(2),
+                    new dev.panamax.tensor.nn.AvgPool2d(2, 1, 0), new dev.panamax.tensor.nn.Flatten(), new dev.panamax.tensor.nn.Linear(4, 2, rng));
+            dev.panamax.tensor.nn.Parameters.load(copy, file);
+            copy.setTraining(false);
+            assertArrayEquals(evaluated, copy.forward(x).toFloatArray(), 1e-5f, "the loaded model, running statistics included, evaluates alike");
+            assertEquals(20, copy.namedBuffers().get("1.num_batches_tracked").item());
+            sgd.close();
+            model.close();
+            copy.close();
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+            java.nio.file.Files.deleteIfExists(dir);
+        }
+    }
 }

@@ -22,6 +22,21 @@ public interface Module {
         return Map.of();
     }
 
+    /**
+     * Buffers by dotted name: state that is saved with the model and moves with it but is not
+     * trained (a batch norm's running statistics); empty for layers without any.
+     */
+    default Map<String, Tensor> namedBuffers() {
+        return Map.of();
+    }
+
+    /** Parameters then buffers by name: what {@link Parameters#save} writes, as PyTorch's {@code state_dict}. */
+    default Map<String, Tensor> stateDict() {
+        Map<String, Tensor> m = new java.util.LinkedHashMap<>(namedParameters());
+        m.putAll(namedBuffers());
+        return m;
+    }
+
     /** The parameters, in {@link #namedParameters()} order. */
     default List<Tensor> parameters() {
         return List.copyOf(namedParameters().values());
@@ -41,6 +56,7 @@ public interface Module {
      */
     default Module to(dev.panamax.tensor.spi.Backend backend) {
         for (Tensor p : parameters()) p.relocate(backend);
+        for (Tensor b : namedBuffers().values()) b.relocate(backend);
         return this;
     }
 
@@ -49,8 +65,9 @@ public interface Module {
         return to(dev.panamax.tensor.Backends.get(backend));
     }
 
-    /** Frees every parameter's storage and gradient. */
+    /** Frees every parameter's storage and gradient, and every buffer's storage. */
     default void close() {
         for (Tensor p : parameters()) p.close();
+        for (Tensor b : namedBuffers().values()) b.close();
     }
 }

@@ -38,13 +38,13 @@ public final class Parameters {
         return TensorScope.unscoped(() -> Tensor.full(DType.F32, value, dims).requiresGrad(true));
     }
 
-    /** Writes every parameter of {@code module} under its name to a {@code .npz} archive. */
+    /** Writes every parameter and buffer of {@code module} ({@link Module#stateDict()}) under its name to a {@code .npz} archive. */
     public static void save(Module module, Path file) throws IOException {
-        Npy.writeNpz(file, module.namedParameters());
+        Npy.writeNpz(file, module.stateDict());
     }
 
     /**
-     * Copies the arrays of a {@code .npz} archive into {@code module}'s parameters, by name.
+     * Copies the arrays of a {@code .npz} archive into {@code module}'s parameters and buffers, by name.
      *
      * @throws IOException              when the file cannot be read
      * @throws IllegalArgumentException when a parameter is missing from the file or has another shape
@@ -52,7 +52,7 @@ public final class Parameters {
     public static void load(Module module, Path file) throws IOException {
         try (var scope = TensorScope.open(); var off = Autograd.noGrad()) {
             Map<String, Tensor> saved = Npy.readNpz(file);
-            for (Map.Entry<String, Tensor> e : module.namedParameters().entrySet()) {
+            for (Map.Entry<String, Tensor> e : module.stateDict().entrySet()) {
                 Tensor value = saved.get(e.getKey());
                 if (value == null) {
                     throw new IllegalArgumentException(file + ": no array '" + e.getKey() + "' for parameter " + e.getKey()

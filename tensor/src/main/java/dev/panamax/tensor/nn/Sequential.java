@@ -35,6 +35,15 @@ public final class Sequential implements Module {
     }
 
     @Override
+    public Map<String, Tensor> namedBuffers() {
+        Map<String, Tensor> m = new LinkedHashMap<>();
+        for (int i = 0; i < layers.size(); i++) {
+            for (Map.Entry<String, Tensor> e : layers.get(i).namedBuffers().entrySet()) m.put(i + "." + e.getKey(), e.getValue());
+        }
+        return m;
+    }
+
+    @Override
     public void setTraining(boolean training) {
         for (Module m : layers) m.setTraining(training);
     }
