@@ -1096,7 +1096,7 @@ public abstract class BackendContract {
         expect("tril -1", () -> Tensor.ones(3, 2).tril(-1), DType.F32, 0, 0, 1, 0, 1, 1);
         expect("maskedFill keeps the dtype", () -> Tensor.arange(4).maskedFill(Tensor.of(new int[] {1, 0, 0, 1}), 7), DType.I64, 7, 1, 2, 7);
         refuses("maskedFill mask wider than the tensor", () -> Tensor.zeros(4).maskedFill(Tensor.ones(2, 4), 1),
-                "maskedFill: mask shape (2, 4) does not broadcast to the tensor's shape (4)");
+                "maskedFill: mask shape (2, 4) does not broadcast to the tensor's shape (4,)");
         refuses("maskedFill value out of the dtype's range", () -> Tensor.zeros(DType.I32, 2).maskedFill(Tensor.ones(2), 1e12),
                 "maskedFill: value 1.0E12 out of range for i32");
         refuses("tril of a vector", () -> Tensor.zeros(3).tril(0), "tril: expected rank 2 or more");
