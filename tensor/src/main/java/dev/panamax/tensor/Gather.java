@@ -26,6 +26,14 @@ final class Gather {
             }
         }
         checkEveryIndex("gather", index, x.dim(a), x, index);
+        return gatherInRange(x, a, index);
+    }
+
+    /**
+     * {@link #gather} of an index already known to fit (axis resolved, rank and sizes checked, every
+     * value in range): what {@code topk} uses for the indices it made, without reading them back.
+     */
+    static Tensor gatherInRange(Tensor x, int a, Tensor index) {
         long[] strides = x.shape.rowMajor();
         Tensor flat;
         try (var off = Autograd.noGrad()) {

@@ -29,7 +29,7 @@ final class Ranking {
                 indices = pickIndices(x.detach(), k, a, n);
             }
         }
-        return new TopK(Gather.gather(x, a, indices), indices);
+        return new TopK(Gather.gatherInRange(x, a, indices), indices); // indices made here, in range: not read back
     }
 
     private static Tensor pickIndices(Tensor x, int k, int a, int n) {
