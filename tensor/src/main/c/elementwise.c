@@ -23,7 +23,7 @@ enum {
     OP_COPY = 0, OP_FILL = 1, OP_ARANGE = 2, OP_NEG = 3, OP_EXP = 4, OP_LOG = 5, OP_SQRT = 6,
     OP_RELU = 7, OP_GELU = 8, OP_GELU_TANH = 9, OP_SIGMOID = 10, OP_TANH = 11, OP_ABS = 12,
     OP_AFFINE = 13, OP_POW_SCALAR = 14, OP_RSQRT = 15, OP_RECIP = 16, OP_SQUARE = 17, OP_SIGN = 18,
-    OP_CAST = 19, OP_STEP = 20, OP_GELU_TANH_GRAD = 21,
+    OP_CAST = 19, OP_STEP = 20, OP_GELU_TANH_GRAD = 21, OP_ERF = 22,
     /* binary */
     OP_ADD = 32, OP_SUB = 33, OP_MUL = 34, OP_DIV = 35, OP_POW = 36, OP_MAXIMUM = 37, OP_MINIMUM = 38,
     OP_GT = 39, OP_GE = 40, OP_LT = 41, OP_LE = 42, OP_EQ = 43, OP_NE = 44,
@@ -68,7 +68,8 @@ static inline float gelu_tanh_grad(float x) {
     X(OP_SQUARE, a * a)                                                     \
     X(OP_SIGN, (float) ((a > 0.0f) - (a < 0.0f)))                           \
     X(OP_STEP, a > 0.0f ? 1.0f : 0.0f)                                      \
-    X(OP_GELU_TANH_GRAD, gelu_tanh_grad(a))
+    X(OP_GELU_TANH_GRAD, gelu_tanh_grad(a))                                 \
+    X(OP_ERF, erff(a))
 
 /* The f32 binary ops: expression of a, b. */
 #define BINARY_F32(X)                                                       \
@@ -279,7 +280,7 @@ static void run_range(const int64_t *d, int64_t start, int64_t end) {
 static int64_t grain_of(int op) {
     switch (op) {
         case OP_EXP: case OP_LOG: case OP_GELU: case OP_GELU_TANH: case OP_SIGMOID: case OP_TANH: case OP_POW:
-        case OP_POW_SCALAR: case OP_GELU_BWD: case OP_GELU_TANH_BWD:
+        case OP_POW_SCALAR: case OP_GELU_BWD: case OP_GELU_TANH_BWD: case OP_ERF:
             return 1 << 12;
         default:
             return 1 << 15;

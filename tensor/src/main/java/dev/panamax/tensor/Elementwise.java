@@ -30,6 +30,8 @@ final class Elementwise {
             case SIGMOID -> g.mul(y.mul(y.neg().add(1)));
             case TANH -> g.mul(y.mul(y).neg().add(1));
             case GELU -> g.mul(apply(UnaryOp.GELU_GRAD, x));
+            // d/dx erf(x) = 2/sqrt(pi) exp(-x^2)
+            case ERF -> g.mul(x.mul(x).neg().exp().mul(2 / Math.sqrt(Math.PI)));
             case COPY, STEP, GELU_GRAD -> throw new IllegalStateException("no gradient for " + op);
         }}, x);
     }

@@ -884,4 +884,160 @@ public final class Tensor implements AutoCloseable {
                                    boolean training, double momentum, double eps) {
         return BatchNorm.batchNorm(input, runningMean, runningVar, weight, bias, training, momentum, eps);
     }
+
+    // ---------------------------------------------------------------- activations, statistics, masking and indexing for models beyond the MLP
+
+    /** The error function, elementwise (PyTorch's {@code erf}); its gradient is {@code 2/sqrt(pi) exp(-x^2)}. */
+    public Tensor erf() {
+        return Elementwise.unary("erf", UnaryOp.ERF, this);
+    }
+
+    /**
+     * GELU as PyTorch's {@code gelu(x, approximate=...)}: {@code "none"} is the exact form
+     * {@code 0.5 x (1 + erf(x / sqrt 2))} (PyTorch's default), {@code "tanh"} the tanh approximation
+     * that {@link #gelu()} computes.
+     *
+     * <pre>{@code
+     * Tensor exact = x.gelu("none");     // torch.nn.functional.gelu(x)
+     * Tensor approx = x.gelu("tanh");    // torch.nn.functional.gelu(x, approximate='tanh'), same as x.gelu()
+     * }</pre>
+     */
+    public Tensor gelu(String approximate) {
+        return Activations.gelu(this, approximate);
+    }
+
+    /** SiLU (swish), {@code x * sigmoid(x)}, PyTorch's {@code silu}. */
+    public Tensor silu() {
+        return Activations.silu(this);
+    }
+
+    /**
+     * {@code log(sum(exp(this)))} along {@code axis} (negative counts from the end), computed without
+     * overflow, as PyTorch's {@code logsumexp(dim, keepdim)}.
+     */
+    public Tensor logsumexp(int axis, boolean keepDim) {
+        return Statistics.logsumexp(this, axis, keepDim);
+    }
+
+    /** Unbiased variance of all elements (PyTorch's {@code var()}: correction 1), rank 0. */
+    public Tensor var() {
+        return Statistics.variance("var", this, Reduction.allAxes(this), false, 1);
+    }
+
+    /** Unbiased variance along {@code axis} (PyTorch's {@code var(dim, keepdim)}: correction 1). */
+    public Tensor var(int axis, boolean keepDim) {
+        return Statistics.variance("var", this, new int[] {axis}, keepDim, 1);
+    }
+
+    /**
+     * Variance along {@code axis}: squared deviations summed and divided by {@code N - correction}
+     * (0 gives the biased, population variance; 1 the unbiased one), as PyTorch's
+     * {@code var(dim, correction=..., keepdim=...)}.
+     */
+    public Tensor var(int axis, boolean keepDim, double correction) {
+        return Statistics.variance("var", this, new int[] {axis}, keepDim, correction);
+    }
+
+    /** Unbiased standard deviation of all elements, rank 0 (the square root of {@link #var()}). */
+    public Tensor std() {
+        return Statistics.variance("std", this, Reduction.allAxes(this), false, 1).sqrt();
+    }
+
+    /** Unbiased standard deviation along {@code axis}. */
+    public Tensor std(int axis, boolean keepDim) {
+        return Statistics.variance("std", this, new int[] {axis}, keepDim, 1).sqrt();
+    }
+
+    /** Standard deviation along {@code axis} with the given correction (see {@link #var(int, boolean, double)}). */
+    public Tensor std(int axis, boolean keepDim, double correction) {
+        return Statistics.variance("std", this, new int[] {axis}, keepDim, correction).sqrt();
+    }
+
+    /**
+     * Each element limited to {@code [min, max]} (PyTorch's {@code clamp}); NaN stays NaN, and
+     * {@code min > max} gives {@code max}. An integer tensor gives f32 (the bounds are float scalars).
+     * The gradient passes where {@code min <= x <= max}.
+     */
+    public Tensor clamp(double min, double max) {
+        return Clamp.clamp("clamp", this, min, max);
+    }
+
+    /** Each element at least {@code min} (PyTorch's {@code clamp_min}). */
+    public Tensor clampMin(double min) {
+        return Clamp.clamp("clampMin", this, min, null);
+    }
+
+    /** Each element at most {@code max} (PyTorch's {@code clamp_max}). */
+    public Tensor clampMax(double max) {
+        return Clamp.clamp("clampMax", this, null, max);
+    }
+
+    /**
+     * {@code value} where {@code mask} is nonzero, this tensor's element elsewhere (PyTorch's
+     * {@code masked_fill}); the mask (any dtype) broadcasts to this tensor's shape, and the result keeps
+     * this tensor's dtype.
+     *
+     * <pre>{@code
+     * Tensor causal = Tensor.ones(t, t).triu(1);                         // 1 above the diagonal
+     * Tensor scores = q.matmul(k.transpose(-1, -2)).maskedFill(causal, Double.NEGATIVE_INFINITY);
+     * }</pre>
+     */
+    public Tensor maskedFill(Tensor mask, double value) {
+        return Masking.maskedFill(this, mask, value);
+    }
+
+    /**
+     * The lower triangle of the matrices in the last two dimensions, zero above diagonal {@code k}
+     * (0 the main diagonal, positive above it, negative below), as PyTorch's {@code tril}.
+     */
+    public Tensor tril(int k) {
+        return Masking.triangle("tril", this, k, true);
+    }
+
+    /** The upper triangle, zero below diagonal {@code k}, as PyTorch's {@code triu}. */
+    public Tensor triu(int k) {
+        return Masking.triangle("triu", this, k, false);
+    }
+
+    /**
+     * This integer tensor of class numbers as one-hot i64 rows of {@code classes} entries, shape
+     * {@code (..., classes)}, as PyTorch's {@code one_hot}; {@code -1} takes the largest number plus one.
+     * Reads the numbers to check them (each must be in {@code [0, classes)}).
+     */
+    public Tensor oneHot(int classes) {
+        return Gather.oneHot(this, classes);
+    }
+
+    /**
+     * Picks along {@code axis} by {@code index} (i32 or i64, this tensor's rank, each other dimension no
+     * larger than this tensor's), as PyTorch's {@code gather}: for axis 1 of a matrix,
+     * {@code out[i][j] = this[i][index[i][j]]}. The result has the index's shape; the gradient adds
+     * back to the picked positions. Reads the index to check it.
+     */
+    public Tensor gather(int axis, Tensor index) {
+        return Gather.gather(this, axis, index);
+    }
+
+    /** The {@code k} largest values along {@code axis}, largest first, and their i64 indices (PyTorch's {@code topk}). */
+    public TopK topk(int k, int axis) {
+        return Ranking.topk(this, k, axis);
+    }
+
+    /**
+     * {@code samples} category numbers (i64) drawn without replacement in proportion to each row of
+     * {@code weights} (rank 1, or rank 2 for one distribution per row; non-negative, need not sum to 1),
+     * as PyTorch's {@code multinomial}. Reads the weights; draws with {@code rng}.
+     *
+     * <pre>{@code
+     * Tensor next = Tensor.multinomial(logits.softmax(-1), 1, rng);    // one token per row
+     * }</pre>
+     */
+    public static Tensor multinomial(Tensor weights, int samples, RandomGenerator rng) {
+        return Sampling.multinomial(weights, samples, false, rng);
+    }
+
+    /** As {@link #multinomial(Tensor, int, RandomGenerator)}, with replacement when asked (a category may repeat). */
+    public static Tensor multinomial(Tensor weights, int samples, boolean replacement, RandomGenerator rng) {
+        return Sampling.multinomial(weights, samples, replacement, rng);
+    }
 }

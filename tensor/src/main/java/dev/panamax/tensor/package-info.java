@@ -32,6 +32,7 @@
 /// | Shapes | at most `Shape.MAX_ELEMENTS` (2^60 - 1) elements, so every byte size fits a long; beyond, the error names the shape and its count | `full: shape (1073741824, 1073741824, 1073741824) has 1237940039285380274899124224 elements; expected at most Shape.MAX_ELEMENTS=1152921504606846975` |
 /// | In-place from an overlapping view | `copyFrom` and the in-place binary ops read a source that is another view of the target's storage whole before writing (a copy), as NumPy does, so every backend gives one answer | `t[1:].copyFrom(t[:-1])` on `[1, 2, 3, 4]` -> `[1, 1, 2, 3]` |
 /// | Optimizers | a parameter listed twice (or two leaves over one storage) is refused, naming both positions | `optimizer parameter index=2 (2, 3) f32 is the same tensor as parameter index=0` |
+/// | PyTorch's defaults | `gelu()` is the tanh form (PyTorch's default is exact: `gelu("none")`); `var`/`std` are unbiased (correction 1; `N - correction <= 0` gives NaN or inf); `clamp` of an integer tensor gives f32; `topk` puts NaN first and ties in index order; `oneHot` gives i64 | `[1, 2, 3, 4].var() = 1.6667` |
 ///
 /// **Lowering (tinygrad).** Every op lowers to a closed set of kernels (`spi.Kernel`, sealed): fill,
 /// unary, binary, binary-with-scalar, where, reduce along one axis, batched matmul (rank 3, a batch

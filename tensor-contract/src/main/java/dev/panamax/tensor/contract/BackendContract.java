@@ -1212,4 +1212,221 @@ public abstract class BackendContract {
             java.nio.file.Files.deleteIfExists(dir);
         }
     }
+
+    // ------------------------------------------------------------------ activations, statistics, masking and indexing beyond the MLP
+
+    @Test
+    void erfAndBothGelusAndSilu() {
+        for (Layout l : Layout.values()) {
+            Input any = new Input(DType.F32, new int[] {5, 7}, -4, 4, l, true);
+            agree("erf " + l, x -> x[0].erf(), any);
+            agree("gelu none " + l, x -> x[0].gelu("none"), any);
+            agree("gelu tanh " + l, x -> x[0].gelu("tanh"), any);
+            agree("silu " + l, x -> x[0].silu(), any);
+        }
+        agree("erf large", x -> x[0].erf(), new Input(DType.F32, new int[] {1023, 65}, -7, 7, Layout.CONTIGUOUS, false));
+        agree("gelu none f16", x -> x[0].gelu("none"), new Input(DType.F16, new int[] {33}, -3, 3, Layout.CONTIGUOUS, false));
+        // PyTorch: erf(0.5) = 0.5204998778, gelu(1) = 0.8413447461, gelu(1, approximate='tanh') = 0.8411919906, silu(1) = 0.7310585786
+        expectClose("erf and gelu values", () -> Tensor.concat(List.of(Tensor.of(new float[] {0.5f, -2}).erf(),
+                Tensor.of(new float[] {1, -1}).gelu("none"), Tensor.of(new float[] {1}).gelu("tanh"), Tensor.of(new float[] {1}).gelu(),
+                Tensor.of(new float[] {1}).silu()), 0), 1e-6,
+                0.5204998778, -0.9953222650, 0.8413447461, -0.1586552539, 0.8411919906, 0.8411919906, 0.7310585786);
+        expect("erf of infinities, NaN and signed zero", () -> Tensor.of(new float[] {Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY,
+                Float.NaN, -0f, 0f}).erf(), DType.F32, 1, -1, NAN, -0.0, 0.0);
+        refuses("gelu with an unknown approximation", () -> Tensor.ones(2).gelu("fast"),
+                "gelu: approximate=\"fast\"; expected \"none\" (exact, erf) or \"tanh\"");
+        refuses("erf of integers", () -> Tensor.arange(3).erf(), "erf: expected a floating dtype");
+        assertThrows(IllegalArgumentException.class, () -> new dev.panamax.tensor.nn.GELU("fast"));
+        try (var use = Backends.using(candidate())) {
+            Gradcheck.check("erf", x -> x[0].erf(), Gradcheck.random(31, 3, 4));
+            Gradcheck.check("gelu none", x -> x[0].gelu("none"), Gradcheck.uniform(32, -3, 3, 3, 4));
+            Gradcheck.check("silu", x -> x[0].silu(), Gradcheck.uniform(33, -3, 3, 3, 4));
+            Tensor x = Tensor.of(new float[] {-1, 0, 2});
+            assertArrayEquals(x.gelu("none").toFloatArray(), new dev.panamax.tensor.nn.GELU("none").forward(x).toFloatArray());
+            assertArrayEquals(x.gelu().toFloatArray(), new dev.panamax.tensor.nn.GELU().forward(x).toFloatArray());
+            assertArrayEquals(x.silu().toFloatArray(), new dev.panamax.tensor.nn.SiLU().forward(x).toFloatArray());
+        }
+    }
+
+    @Test
+    void softmaxLogsumexpAlongAnyAxis() {
+        for (int axis : new int[] {0, 1, 2, -1, -2, -3}) {
+            agree("softmax axis " + axis, x -> x[0].softmax(axis), f32(3, 4, 5).as(Layout.TRANSPOSED).requiresGrad());
+            agree("logSoftmax axis " + axis, x -> x[0].logSoftmax(axis), f32(3, 4, 5).as(Layout.SLICED).requiresGrad());
+            agree("logsumexp axis " + axis, x -> x[0].logsumexp(axis, false), f32(3, 4, 5).as(Layout.TRANSPOSED).requiresGrad());
+            agree("logsumexp keepDim axis " + axis, x -> x[0].logsumexp(axis, true), f32(3, 4, 5).as(Layout.BROADCAST).requiresGrad());
+        }
+        agree("logsumexp of large values", x -> x[0].logsumexp(1, false), new Input(DType.F32, new int[] {6, 9}, 80, 200,
+                Layout.CONTIGUOUS, true));
+        agree("logsumexp f16", x -> x[0].logsumexp(-1, false), new Input(DType.F16, new int[] {4, 9}, -5, 5, Layout.CONTIGUOUS, false));
+        float inf = Float.POSITIVE_INFINITY;
+        expectClose("logsumexp of infinities, NaN and exact rows", () -> Tensor.of(new float[] {-inf, -inf, 1, inf, Float.NaN, 0, 0, 0},
+                4, 2).logsumexp(1, false), 1e-6, Double.NEGATIVE_INFINITY, INF, NAN, Math.log(2));
+        expect("logsumexp of an empty axis", () -> Tensor.zeros(2, 0).logsumexp(1, true), DType.F32, Double.NEGATIVE_INFINITY,
+                Double.NEGATIVE_INFINITY);
+        refuses("logsumexp out of range", () -> Tensor.zeros(2, 3).logsumexp(2, false), "logsumexp: axis 2 out of range; expected -2 <= axis < 2");
+        try (var use = Backends.using(candidate())) {
+            Gradcheck.check("logsumexp", x -> x[0].logsumexp(-1, false), Gradcheck.random(34, 3, 4));
+            Gradcheck.check("softmax axis -2", x -> x[0].softmax(-2), Gradcheck.random(35, 3, 4));
+        }
+    }
+
+    @Test
+    void varianceAndStandardDeviationAsPytorch() {
+        for (Layout l : Layout.values()) {
+            agree("var axis 1 " + l, x -> x[0].var(1, false), f32(4, 6, 3).as(l).requiresGrad());
+            agree("var axis -1 keepDim " + l, x -> x[0].var(-1, true), f32(4, 6, 3).as(l).requiresGrad());
+            agree("var biased " + l, x -> x[0].var(0, false, 0), f32(4, 6).as(l).requiresGrad());
+            agree("std " + l, x -> x[0].std(1, true), f32(4, 6).as(l).requiresGrad());
+            agree("std all " + l, x -> x[0].std(), f32(4, 6).as(l).requiresGrad());
+        }
+        agree("var f16", x -> x[0].var(1, false), new Input(DType.F16, new int[] {3, 40}, -100, 100, Layout.CONTIGUOUS, false));
+        // PyTorch: torch.tensor([1., 2, 3, 4]).var() = 1.6667, .var(correction=0) = 1.25, .std() = 1.2910
+        expectClose("var and std values", () -> {
+            Tensor x = Tensor.of(new float[] {1, 2, 3, 4});
+            return Tensor.concat(List.of(x.var().reshape(1), x.var(0, false, 0).reshape(1), x.std().reshape(1), x.std(0, true, 2)), 0);
+        }, 1e-6, 5 / 3.0, 1.25, Math.sqrt(5 / 3.0), Math.sqrt(2.5));
+        expect("var of one element is NaN (0 / 0)", () -> Tensor.of(new float[] {3}).var(), DType.F32, NAN);
+        refuses("var of integers", () -> Tensor.arange(4).var(), "var: expected a floating dtype");
+        refuses("std out of range", () -> Tensor.zeros(2).std(1, false), "std: axis 1 out of range");
+        try (var use = Backends.using(candidate())) {
+            Gradcheck.check("var", x -> x[0].var(1, false), Gradcheck.random(36, 3, 4));
+            Gradcheck.check("std", x -> x[0].std(0, true, 0), Gradcheck.random(37, 3, 4));
+        }
+    }
+
+    @Test
+    void clampAndItsBounds() {
+        for (Layout l : Layout.values()) {
+            agree("clamp " + l, x -> x[0].clamp(-0.5, 1), f32(5, 7).as(l).requiresGrad());
+            agree("clampMin " + l, x -> x[0].clampMin(0.25), f32(5, 7).as(l).requiresGrad());
+            agree("clampMax " + l, x -> x[0].clampMax(-0.25), f32(5, 7).as(l).requiresGrad());
+        }
+        agree("clamp i32 gives f32", x -> x[0].clamp(-3, 4.5), ints(DType.I32, -10, 10, 17));
+        expect("clamp of NaN, bounds crossed, boundaries", () -> Tensor.of(new float[] {Float.NaN, -2, 5, 1}).clamp(-1, 1),
+                DType.F32, NAN, -1, 1, 1);
+        expect("clamp with min above max gives max", () -> Tensor.of(new float[] {-5, 0, 5}).clamp(2, 1), DType.F32, 1, 1, 1);
+        try (var use = Backends.using(candidate())) {
+            // PyTorch: the gradient passes at the boundaries too (min <= x <= max)
+            Tensor x = Tensor.of(new float[] {-2, -1, 0, 1, 2}).requiresGrad(true);
+            x.clamp(-1, 1).sum().backward();
+            assertArrayEquals(new float[] {0, 1, 1, 1, 0}, x.grad().toFloatArray());
+            x.zeroGrad();
+            Gradcheck.check("clamp", t -> t[0].clamp(-0.7, 0.9), Gradcheck.random(38, 3, 4));
+        }
+    }
+
+    @Test
+    void maskedFillTrilAndTriu() {
+        for (Layout l : Layout.values()) {
+            agree("maskedFill " + l, x -> x[0].maskedFill(x[1], -9), f32(4, 5).as(l).requiresGrad(), ints(DType.I64, 0, 2, 4, 5).as(l));
+            agree("tril " + l, x -> x[0].tril(0), f32(3, 4, 5).as(l).requiresGrad());
+            agree("triu 1 " + l, x -> x[0].triu(1), f32(4, 5).as(l).requiresGrad());
+        }
+        agree("maskedFill broadcast mask", x -> x[0].maskedFill(x[1], Double.NEGATIVE_INFINITY).softmax(-1),
+                f32(2, 4, 4).requiresGrad(), ints(DType.I32, 0, 2, 4, 1));
+        agree("tril -1 i64", x -> x[0].tril(-1), ints(DType.I64, -9, 9, 5, 3));
+        agree("triu 2 f16", x -> x[0].triu(2), new Input(DType.F16, new int[] {4, 6}, -3, 3, Layout.CONTIGUOUS, false));
+        expect("tril 0", () -> Tensor.ones(3, 3).tril(0), DType.F32, 1, 0, 0, 1, 1, 0, 1, 1, 1);
+        expect("triu 1", () -> Tensor.ones(2, 3).triu(1), DType.F32, 0, 1, 1, 0, 0, 1);
+        expect("tril -1", () -> Tensor.ones(3, 2).tril(-1), DType.F32, 0, 0, 1, 0, 1, 1);
+        expect("maskedFill keeps the dtype", () -> Tensor.arange(4).maskedFill(Tensor.of(new int[] {1, 0, 0, 1}), 7), DType.I64, 7, 1, 2, 7);
+        refuses("maskedFill mask wider than the tensor", () -> Tensor.zeros(4).maskedFill(Tensor.ones(2, 4), 1),
+                "maskedFill: mask shape (2, 4) does not broadcast to the tensor's shape (4,)");
+        refuses("maskedFill value out of the dtype's range", () -> Tensor.zeros(DType.I32, 2).maskedFill(Tensor.ones(2), 1e12),
+                "maskedFill: value 1.0E12 out of range for i32");
+        refuses("tril of a vector", () -> Tensor.zeros(3).tril(0), "tril: expected rank 2 or more");
+        try (var use = Backends.using(candidate())) {
+            Gradcheck.check("triu", x -> x[0].triu(-1), Gradcheck.random(39, 2, 3, 4));
+        }
+    }
+
+    @Test
+    void oneHotGatherAndTopk() {
+        agree("oneHot i64", x -> x[0].oneHot(6), ints(DType.I64, 0, 6, 3, 4));
+        agree("oneHot i32 transposed", x -> x[0].oneHot(5), ints(DType.I32, 0, 5, 4, 3).as(Layout.TRANSPOSED));
+        expectLongs("oneHot values, classes inferred", () -> Tensor.of(new long[] {2, 0, 1}).oneHot(-1), DType.I64, 0, 0, 1, 1, 0, 0, 0, 1, 0);
+        refuses("oneHot out of range", () -> Tensor.of(new long[] {0, 3}).oneHot(3),
+                "oneHot: index 3 at position 1 out of bounds; expected 0 <= index < 3");
+        refuses("oneHot of a negative class", () -> Tensor.of(new long[] {-1}).oneHot(-1), "oneHot: index -1 at position 0 out of bounds");
+        refuses("oneHot of floats", () -> Tensor.ones(2).oneHot(2), "oneHot: expected an i32 or i64 tensor");
+
+        for (int axis : new int[] {0, 1, -1}) {
+            for (Layout l : Layout.values()) {
+                agree("gather axis " + axis + " " + l, x -> x[0].gather(axis, x[1]), f32(4, 5).as(l).requiresGrad(),
+                        ints(DType.I64, 0, 4, 4, 4).as(l));
+            }
+        }
+        agree("gather 3-d smaller index", x -> x[0].gather(1, x[1]), f32(3, 6, 4).requiresGrad(), ints(DType.I32, 0, 6, 2, 7, 3));
+        agree("gather i64 values", x -> x[0].gather(0, x[1]), ints(DType.I64, -50, 50, 5, 3), ints(DType.I64, 0, 5, 2, 3));
+        expect("gather values (PyTorch's example)", () -> Tensor.of(new float[] {1, 2, 3, 4}, 2, 2).gather(1, Tensor.of(new long[] {0, 0, 1, 0}, 2, 2)),
+                DType.F32, 1, 1, 4, 3);
+        refuses("gather out of range", () -> Tensor.zeros(2, 3).gather(1, Tensor.of(new long[] {0, 3}, 2, 1)),
+                "gather: index 3 at position 1 out of bounds; expected 0 <= index < 3");
+        refuses("gather index too large", () -> Tensor.zeros(2, 3).gather(1, Tensor.zeros(DType.I64, 3, 1)),
+                "gather: index size 3 in dimension 0 exceeds the input's 2");
+        refuses("gather index of another rank", () -> Tensor.zeros(2, 3).gather(1, Tensor.zeros(DType.I64, 2)),
+                "gather: index has rank 1; expected the input's rank 2");
+
+        for (int axis : new int[] {0, -1}) {
+            agree("topk values axis " + axis, x -> x[0].topk(3, axis).values(), f32(5, 6).as(Layout.TRANSPOSED).requiresGrad());
+            agree("topk indices axis " + axis, x -> x[0].topk(3, axis).indices(), f32(5, 6).as(Layout.SLICED));
+        }
+        agree("topk i32", x -> x[0].topk(4, 1).values(), ints(DType.I32, -3, 3, 3, 8));
+        expectLongs("topk with ties, NaN and -inf", () -> Tensor.of(new float[] {1, Float.NaN, 3, 3, Float.NEGATIVE_INFINITY,
+                Float.NEGATIVE_INFINITY}).topk(6, 0).indices(), DType.I64, 1, 2, 3, 0, 4, 5);
+        expect("topk values", () -> Tensor.of(new float[] {1, 5, 2, 7, 0, 3}, 2, 3).topk(2, 1).values(), DType.F32, 5, 2, 7, 3);
+        expectLongs("topk of integers with repeated minima", () -> Tensor.of(new long[] {2, 2, 2, 9}).topk(4, 0).indices(), DType.I64, 3, 0, 1, 2);
+        expectLongs("topk of nothing", () -> Tensor.zeros(3, 4).topk(0, 1).indices(), DType.I64);
+        refuses("topk k too large", () -> Tensor.zeros(3, 4).topk(5, 1).values(), "topk: k=5 out of range; expected 0 <= k <= 4");
+        try (var use = Backends.using(candidate())) {
+            Gradcheck.check("gather", x -> x[0].gather(1, Tensor.of(new long[] {2, 0, 2, 1, 1, 3}, 2, 3)), Gradcheck.random(40, 2, 4));
+            Gradcheck.check("topk", x -> x[0].topk(2, -1).values(), Gradcheck.random(41, 3, 5));
+        }
+    }
+
+    @Test
+    void multinomialDrawsInProportion() {
+        try (var use = Backends.using(candidate())) {
+            Tensor weights = Tensor.of(new float[] {0, 1, 3, 0, 0, 0, 2, 2}, 2, 4);
+            Tensor drawn = Tensor.multinomial(weights, 4000, true, new SplittableRandom(5));
+            assertEquals(Shape.of(2, 4000), drawn.shape());
+            assertEquals(DType.I64, drawn.dtype());
+            assertEquals(candidate(), drawn.backend());
+            long[] d = drawn.toLongArray();
+            int[][] counts = new int[2][4];
+            for (int i = 0; i < d.length; i++) counts[i / 4000][(int) d[i]]++;
+            assertEquals(0, counts[0][0] + counts[0][3] + counts[1][0] + counts[1][1], "zero weights are never drawn");
+            assertTrue(counts[0][2] > 2 * counts[0][1] && counts[0][2] < 4 * counts[0][1], "3:1 weights: " + Arrays.toString(counts[0]));
+            long[] without = Tensor.multinomial(Tensor.of(new float[] {1, 1, 1, 1, 0}), 4, new SplittableRandom(6)).toLongArray();
+            Arrays.sort(without);
+            assertArrayEquals(new long[] {0, 1, 2, 3}, without, "without replacement every nonzero category once");
+            assertArrayEquals(Tensor.multinomial(weights, 7, true, new SplittableRandom(9)).toLongArray(),
+                    Tensor.multinomial(weights, 7, true, new SplittableRandom(9)).toLongArray(), "the same seed draws the same");
+        }
+        refuses("multinomial with a negative weight", () -> Tensor.multinomial(Tensor.of(new float[] {1, -1}), 1, new SplittableRandom(1)),
+                "multinomial: weight -1.0 at row 0, category 1; expected finite weights >= 0");
+        refuses("multinomial of a zero row", () -> Tensor.multinomial(Tensor.zeros(2, 3), 1, new SplittableRandom(1)),
+                "multinomial: row 0 sums to 0; expected a positive sum");
+        refuses("multinomial without replacement, too few categories", () -> Tensor.multinomial(Tensor.of(new float[] {1, 0, 1}), 3,
+                new SplittableRandom(1)), "row 0 has 2 categories of nonzero weight, fewer than samples=3");
+        refuses("multinomial of rank 3", () -> Tensor.multinomial(Tensor.ones(2, 2, 2), 1, new SplittableRandom(1)),
+                "multinomial: expected weights of rank 1");
+    }
+
+    /** As {@link #expect}, for floating results within {@code tolerance} (relative, and absolute near 0). */
+    protected final void expectClose(String what, Supplier<Tensor> op, double tolerance, double... expected) {
+        for (Backend backend : new Backend[] {reference, candidate()}) {
+            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+                double[] actual = op.get().toDoubleArray();
+                String where = what + " on " + backend.name();
+                assertEquals(expected.length, actual.length, where + ": element count");
+                for (int i = 0; i < expected.length; i++) {
+                    if (Double.isNaN(expected[i]) && Double.isNaN(actual[i]) || expected[i] == actual[i]) continue;
+                    assertTrue(Math.abs(expected[i] - actual[i]) <= tolerance * Math.max(1, Math.abs(expected[i])),
+                            where + ": element " + i + " expected " + expected[i] + " but was " + actual[i]);
+                }
+            }
+        }
+    }
 }

@@ -149,6 +149,7 @@ final class KernelSources {
             case TANH -> "tanh(" + x + ")";
             case GELU -> "(0.5f * " + x + " * (1.0f + tanh(0.7978845608028654f * (" + x + " + 0.044715f * " + x + " * " + x + " * " + x + "))))";
             case GELU_GRAD -> "gelu_grad(" + x + ")";
+            case ERF -> "erf(" + x + ")";
         };
     }
 

@@ -15,7 +15,7 @@ final class Descriptor {
 
     // elementwise.c
     static final int COPY = 0, FILL = 1, NEG = 3, EXP = 4, LOG = 5, SQRT = 6, RELU = 7, GELU_TANH = 9, SIGMOID = 10,
-            TANH = 11, ABS = 12, CAST = 19, STEP = 20, GELU_TANH_GRAD = 21;
+            TANH = 11, ABS = 12, CAST = 19, STEP = 20, GELU_TANH_GRAD = 21, ERF = 22;
     static final int ADD = 32, SUB = 33, MUL = 34, DIV = 35, POW = 36, MAXIMUM = 37, MINIMUM = 38, GT = 39, GE = 40,
             LT = 41, LE = 42, EQ = 43, NE = 44,
             RELU_BACKWARD = 45;

@@ -73,6 +73,7 @@ final class Lowering {
                 case TANH -> Descriptor.TANH;
                 case GELU -> Descriptor.GELU_TANH;
                 case GELU_GRAD -> Descriptor.GELU_TANH_GRAD;
+                case ERF -> Descriptor.ERF;
             };
             dtype = 0;
         }

@@ -5,7 +5,7 @@ import dev.panamax.tensor.Tensor;
 import java.util.function.UnaryOperator;
 
 /** A parameter-free elementwise layer. */
-abstract sealed class Activation implements Module permits ReLU, GELU, Tanh, Sigmoid {
+abstract sealed class Activation implements Module permits ReLU, GELU, Tanh, Sigmoid, SiLU {
     private final UnaryOperator<Tensor> f;
 
     Activation(UnaryOperator<Tensor> f) {

@@ -86,6 +86,7 @@ public final class ReferenceBackend implements Backend {
                 double t = Math.tanh(SQRT_2_OVER_PI * (x + GELU_CUBIC * x * x * x));
                 yield 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * SQRT_2_OVER_PI * (1 + 3 * GELU_CUBIC * x * x);
             }
+            case ERF -> Erf.erf(x);
         };
     }
 

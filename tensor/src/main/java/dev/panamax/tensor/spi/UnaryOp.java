@@ -25,5 +25,7 @@ public enum UnaryOp {
     /** The tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), PyTorch's {@code gelu(approximate='tanh')}. */
     GELU,
     /** d/dx of {@link #GELU}. */
-    GELU_GRAD
+    GELU_GRAD,
+    /** The error function, {@code 2/sqrt(pi) * integral from 0 to x of exp(-t^2) dt} (behind exact GELU). */
+    ERF
 }
