@@ -5,9 +5,11 @@
  */
 module dev.panamax.tensor {
     requires transitive dev.panamax.core;
+    requires com.fasterxml.jackson.core;
 
     exports dev.panamax.tensor;
     exports dev.panamax.tensor.data;
+    exports dev.panamax.tensor.io;
     exports dev.panamax.tensor.nn;
     exports dev.panamax.tensor.optim;
     exports dev.panamax.tensor.spi;

@@ -5,7 +5,10 @@ import dev.panamax.tensor.Tensor;
 import dev.panamax.tensor.TensorScope;
 import dev.panamax.tensor.spi.Kernel;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Adam (Kingma and Ba) with PyTorch's defaults (betas 0.9, 0.999, eps 1e-8) and bias correction;
@@ -92,5 +95,62 @@ public final class Adam extends Optimizer {
             v.mulInPlace(beta2).addInPlace(gi.mul(gi).mul(1 - beta2));
             p.subInPlace(m.mul(lr / c1).div(v.div(c2).sqrt().add(eps)));
         }
+    }
+
+    // ---------------------------------------------------------------- state for checkpoints
+
+    private static final String EXP_AVG = "exp_avg", EXP_AVG_SQ = "exp_avg_sq";
+
+    /** PyTorch's names: {@code state.<i>.exp_avg}, {@code state.<i>.exp_avg_sq}, {@code step}. */
+    @Override
+    public OptimizerState state() {
+        Map<String, Tensor> tensors = new LinkedHashMap<>();
+        for (int i = 0; i < parameters.size(); i++) {
+            if (m[i] == null) continue;
+            tensors.put(OptimizerState.tensorName(i, EXP_AVG), m[i]);
+            tensors.put(OptimizerState.tensorName(i, EXP_AVG_SQ), v[i]);
+        }
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put("step", Integer.toString(t));
+        values.put("param_groups.0.lr", Double.toString(lr));
+        values.put("param_groups.0.betas", "[" + beta1 + ", " + beta2 + "]");
+        values.put("param_groups.0.eps", Double.toString(eps));
+        values.put("param_groups.0.weight_decay", Double.toString(weightDecay));
+        values.put("param_groups.0.decoupled", Boolean.toString(decoupled));
+        return new OptimizerState(getClass().getSimpleName(), tensors, values);
+    }
+
+    @Override
+    protected Set<String> stateTensorNames() {
+        return Set.of(EXP_AVG, EXP_AVG_SQ);
+    }
+
+    /** The moments and the step count; the hyperparameters stay this optimizer's own. */
+    @Override
+    protected void restoreState(Map<Integer, Map<String, Tensor>> perParameter, Map<String, String> values, String source) {
+        String step = values.get("step");
+        int restoredStep;
+        try {
+            restoredStep = step == null ? -1 : Integer.parseInt(step);
+        } catch (NumberFormatException e) {
+            restoredStep = -1;
+        }
+        if (restoredStep < 0) {
+            throw new IllegalArgumentException(source + ": Adam step is " + (step == null ? "missing" : "'" + step + "'")
+                    + "; expected the number of steps taken (a non-negative integer)");
+        }
+        for (int i = 0; i < parameters.size(); i++) {
+            Map<String, Tensor> saved = perParameter.get(i);
+            if (saved == null) {
+                if (m[i] != null) {
+                    m[i].fill(0); // zero moments are what a parameter without state starts from
+                    v[i].fill(0);
+                }
+                continue;
+            }
+            m[i] = restoredState(m[i], i, saved.get(EXP_AVG));
+            v[i] = restoredState(v[i], i, saved.get(EXP_AVG_SQ));
+        }
+        t = restoredStep;
     }
 }

@@ -6,8 +6,11 @@ import dev.panamax.tensor.TensorScope;
 
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Updates parameters in place from their gradients. {@link #step()} runs without autograd and in a
@@ -61,6 +64,82 @@ public abstract class Optimizer implements AutoCloseable {
         Tensor s = TensorScope.unscoped(like::zerosLike);
         state.add(s);
         return s;
+    }
+
+    // ---------------------------------------------------------------- state for checkpoints
+
+    /**
+     * This optimizer's state, named as in PyTorch's {@code state_dict()} ({@link OptimizerState});
+     * the tensors are the optimizer's own. An optimizer without state gives none.
+     */
+    public OptimizerState state() {
+        return new OptimizerState(getClass().getSimpleName(), Map.of(), Map.of());
+    }
+
+    /**
+     * Replaces this optimizer's state with {@code state} (copied in; a parameter without state in it
+     * starts afresh, as in a new optimizer). Everything is checked before anything changes: the
+     * kind, each tensor's name ({@code state.<index>.<name>}, a parameter index of this optimizer,
+     * a name it keeps) and shape (its parameter's). {@code source} names where the state came
+     * from in errors.
+     *
+     * @throws IllegalArgumentException naming {@code source}, the tensor and what was expected
+     */
+    public final void restore(OptimizerState state, String source) {
+        String kind = getClass().getSimpleName();
+        if (!state.kind().equals(kind)) {
+            throw new IllegalArgumentException(source + ": holds " + state.kind() + " state; this optimizer is " + kind);
+        }
+        Map<Integer, Map<String, Tensor>> perParameter = new TreeMap<>();
+        for (Map.Entry<String, Tensor> e : state.tensors().entrySet()) {
+            String[] parts = e.getKey().split("\\.", 3);
+            int index = parts.length == 3 && parts[0].equals("state") && parts[1].matches("\\d{1,9}") ? Integer.parseInt(parts[1]) : -1;
+            if (index < 0 || !stateTensorNames().contains(parts[2])) {
+                throw new IllegalArgumentException(source + ": optimizer state tensor '" + e.getKey() + "' is not one " + kind
+                        + " keeps; expected state.<index>.<name> with a name in " + stateTensorNames());
+            }
+            if (index >= parameters.size()) {
+                throw new IllegalArgumentException(source + ": optimizer state tensor '" + e.getKey() + "' is for parameter index=" + index
+                        + "; this " + kind + " has " + parameters.size() + " parameters (another model?)");
+            }
+            Tensor p = parameters.get(index);
+            if (!e.getValue().shape().equals(p.shape())) {
+                throw new IllegalArgumentException(source + ": optimizer state tensor '" + e.getKey() + "' has shape " + e.getValue().shape()
+                        + "; expected " + p.shape() + ", the shape of parameter index=" + index);
+            }
+            perParameter.computeIfAbsent(index, i -> new LinkedHashMap<>()).put(parts[2], e.getValue());
+        }
+        for (Map.Entry<Integer, Map<String, Tensor>> e : perParameter.entrySet()) {
+            if (!e.getValue().keySet().equals(stateTensorNames())) {
+                throw new IllegalArgumentException(source + ": optimizer state of parameter index=" + e.getKey() + " has "
+                        + e.getValue().keySet() + "; expected all of " + stateTensorNames() + " or none");
+            }
+        }
+        try (var off = Autograd.noGrad(); var scope = TensorScope.open()) {
+            restoreState(perParameter, state.values(), source);
+        }
+    }
+
+    /** The names of the tensors this optimizer keeps per parameter (none by default). */
+    protected Set<String> stateTensorNames() {
+        return Set.of();
+    }
+
+    /**
+     * Takes over checked state: for each parameter index that has state, its tensors by name (all of
+     * {@link #stateTensorNames()}, shaped like the parameter); {@code values} as given. Must check the
+     * values before changing anything. Runs under noGrad in a scope.
+     */
+    protected void restoreState(Map<Integer, Map<String, Tensor>> perParameter, Map<String, String> values, String source) {}
+
+    /**
+     * {@code value} copied into {@code existing}, or into new state shaped like parameter
+     * {@code index} when there is none yet; on the parameter's backend and in its dtype.
+     */
+    protected final Tensor restoredState(Tensor existing, int index, Tensor value) {
+        Tensor p = parameters.get(index);
+        Tensor into = existing != null ? existing : newState(p);
+        return into.copyFrom(value.to(p.backend()).cast(p.dtype()));
     }
 
     /** Frees the optimizer's state (not the parameters). */

@@ -2,7 +2,10 @@ package dev.panamax.tensor.optim;
 
 import dev.panamax.tensor.Tensor;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Stochastic gradient descent with PyTorch's semantics: {@code g += weightDecay * p};
@@ -47,6 +50,46 @@ public final class SGD extends Optimizer {
                 g = buffers[i];
             }
             p.subInPlace(g.mul(lr));
+        }
+    }
+
+    // ---------------------------------------------------------------- state for checkpoints
+
+    private static final String MOMENTUM_BUFFER = "momentum_buffer";
+
+    /** PyTorch's names: {@code state.<i>.momentum_buffer} for each parameter that has one. */
+    @Override
+    public OptimizerState state() {
+        Map<String, Tensor> tensors = new LinkedHashMap<>();
+        for (int i = 0; i < parameters.size(); i++) {
+            if (buffers[i] != null) tensors.put(OptimizerState.tensorName(i, MOMENTUM_BUFFER), buffers[i]);
+        }
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put("param_groups.0.lr", Double.toString(lr));
+        values.put("param_groups.0.momentum", Double.toString(momentum));
+        values.put("param_groups.0.weight_decay", Double.toString(weightDecay));
+        return new OptimizerState(getClass().getSimpleName(), tensors, values);
+    }
+
+    @Override
+    protected Set<String> stateTensorNames() {
+        return Set.of(MOMENTUM_BUFFER);
+    }
+
+    /**
+     * The momentum buffers. A parameter without one in {@code perParameter} starts afresh (its
+     * next step sets the buffer to the gradient); its old buffer is freed.
+     */
+    @Override
+    protected void restoreState(Map<Integer, Map<String, Tensor>> perParameter, Map<String, String> values, String source) {
+        for (int i = 0; i < parameters.size(); i++) {
+            Map<String, Tensor> saved = perParameter.get(i);
+            if (saved != null) {
+                buffers[i] = restoredState(buffers[i], i, saved.get(MOMENTUM_BUFFER));
+            } else if (buffers[i] != null) {
+                buffers[i].close();
+                buffers[i] = null;
+            }
         }
     }
 }
