@@ -977,7 +977,7 @@ public abstract class BackendContract {
         assertTrue(e.getMessage().startsWith("shape (1073741824, 1073741824, 1073741824) has "), e.getMessage());
     }
 
-    // ------------------------------------------------------------------ attention
+    // ------------------------------------------------------------------ attention and training utilities
 
     private static Tensor attention(Tensor[] x, Tensor mask, boolean causal, Double scale) {
         return Tensor.scaledDotProductAttention(x[0], x[1], x[2], mask, causal, scale);
@@ -1093,5 +1093,37 @@ public abstract class BackendContract {
         refuses("a query of another width", () -> dev.panamax.tensor.nn.MultiheadAttention.multiHeadAttentionForward(
                 Tensor.zeros(1, 2, 5), Tensor.zeros(1, 2, 6), Tensor.zeros(1, 2, 6), 2, Tensor.zeros(18, 6), null, Tensor.zeros(6, 6), null,
                 null, false), "query (1, 2, 5) f32", "expected query (N, L, 6)");
+    }
+
+    @Test
+    void clippingAndParameterGroupsRunOnTheBackend() {
+        agree("clip by global norm, then Adam with two groups", x -> {
+            Tensor a = x[0].mul(1).detach().requiresGrad(true), b = x[1].mul(1).detach().requiresGrad(true);
+            var adam = dev.panamax.tensor.optim.Adam.withGroups(List.of(dev.panamax.tensor.optim.ParamGroup.of(List.of(a), 0.05),
+                    dev.panamax.tensor.optim.ParamGroup.of(List.of(b), 0.01, 0.1)), 0.02, 0.9, 0.99, 1e-8, 0, true);
+            Tensor norms = null;
+            for (int step = 0; step < 3; step++) {
+                adam.zeroGrad();
+                a.mul(a).sum().add(a.sum(0, false).mul(b).sum()).backward();
+                Tensor norm = dev.panamax.tensor.optim.Gradients.clipByGlobalNorm(List.of(a, b), 0.5).reshape(1);
+                norms = norms == null ? norm : Tensor.concat(List.of(norms, norm), 0);
+                adam.step();
+            }
+            Tensor out = Tensor.concat(List.of(a.detach().reshape(-1), b.detach(), norms), 0);
+            adam.zeroGrad();
+            adam.close();
+            return out;
+        }, f32(4, 3), f32(3));
+        for (Backend backend : new Backend[] {reference, candidate()}) {
+            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+                Tensor p = Tensor.zeros(2).requiresGrad(true);
+                p.mul(Tensor.of(new float[] {3, 4})).sum().backward();
+                Tensor norm = dev.panamax.tensor.optim.Gradients.clipByGlobalNorm(List.of(p), 1);
+                assertEquals(backend, norm.backend(), "the norm stays on the gradients' backend");
+                assertEquals(5, norm.item(), 1e-6, "norm of (3, 4) on " + backend.name());
+                assertArrayEquals(new double[] {0.6, 0.8}, p.grad().toDoubleArray(), 1e-6, "clipped to norm 1 on " + backend.name());
+                p.zeroGrad();
+            }
+        }
     }
 }
