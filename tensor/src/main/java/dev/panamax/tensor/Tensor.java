@@ -1040,4 +1040,39 @@ public final class Tensor implements AutoCloseable {
     public static Tensor multinomial(Tensor weights, int samples, boolean replacement, RandomGenerator rng) {
         return Sampling.multinomial(weights, samples, replacement, rng);
     }
+
+    // ---------------------------------------------------------------- attention
+
+    /**
+     * PyTorch's {@code scaled_dot_product_attention(q, k, v)}: {@code softmax(q k^T / sqrt(E)) v} for
+     * {@code q (..., L, E)}, {@code k (..., S, E)}, {@code v (..., S, Ev)} (batch dimensions
+     * broadcast), giving {@code (..., L, Ev)}; differentiable in all three.
+     *
+     * <pre>{@code
+     * Tensor out = Tensor.scaledDotProductAttention(q, k, v);   // (2, 4, 10, 16) each -> (2, 4, 10, 16)
+     * }</pre>
+     */
+    public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value) {
+        return Attention.scaledDotProduct(query, key, value, null, false, null);
+    }
+
+    /** {@link #scaledDotProductAttention(Tensor, Tensor, Tensor)} where query {@code i} attends to keys {@code 0..i} only ({@code is_causal=True}). */
+    public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value, boolean causal) {
+        return Attention.scaledDotProduct(query, key, value, null, causal, null);
+    }
+
+    /**
+     * {@link #scaledDotProductAttention(Tensor, Tensor, Tensor)} with every option of PyTorch's.
+     * There is no bool dtype: an integer {@code mask} is PyTorch's boolean mask (nonzero: the query
+     * may attend to that key), a floating one (the query's dtype) is added to the scores; either
+     * broadcasts to {@code (..., L, S)}, and a mask with {@code causal} is refused. A query masked from
+     * every key gets zeros (PyTorch's math path), not NaN.
+     *
+     * @param mask   null, or the mask
+     * @param causal query {@code i} attends to keys {@code 0..i} only ({@code tril(ones(L, S))})
+     * @param scale  the scores' factor, or null for {@code 1 / sqrt(E)}
+     */
+    public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value, Tensor mask, boolean causal, Double scale) {
+        return Attention.scaledDotProduct(query, key, value, mask, causal, scale);
+    }
 }

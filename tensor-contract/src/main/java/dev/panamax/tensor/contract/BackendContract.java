@@ -1430,4 +1430,154 @@ public abstract class BackendContract {
             }
         }
     }
+
+    // ------------------------------------------------------------------ attention and training utilities
+
+    private static Tensor attention(Tensor[] x, Tensor mask, boolean causal, Double scale) {
+        return Tensor.scaledDotProductAttention(x[0], x[1], x[2], mask, causal, scale);
+    }
+
+    @Test
+    void scaledDotProductAttentionAgreesWithTheReference() {
+        for (Layout l : new Layout[] {Layout.CONTIGUOUS, Layout.TRANSPOSED, Layout.SLICED}) {
+            agree("attention " + l, x -> attention(x, null, false, null), f32(2, 3, 4, 5).as(l).requiresGrad(),
+                    f32(2, 3, 6, 5).as(l).requiresGrad(), f32(2, 3, 6, 7).requiresGrad());
+            agree("causal attention " + l, x -> attention(x, null, true, null), f32(2, 5, 4).as(l).requiresGrad(),
+                    f32(2, 5, 4).requiresGrad(), f32(2, 5, 3).as(l).requiresGrad());
+        }
+        agree("attention with broadcast batches", x -> attention(x, null, false, null), f32(2, 1, 4, 5).requiresGrad(),
+                f32(1, 3, 6, 5).as(Layout.BROADCAST).requiresGrad(), f32(6, 7).requiresGrad());
+        agree("attention of matrices, scale 0.3", x -> attention(x, null, false, 0.3), f32(4, 5).requiresGrad(), f32(6, 5).requiresGrad(),
+                f32(6, 2).requiresGrad());
+        agree("causal attention with more keys than queries", x -> attention(x, null, true, null), f32(3, 4).requiresGrad(),
+                f32(5, 4).requiresGrad(), f32(5, 2).requiresGrad());
+        agree("attention with an integer mask", x -> attention(x, x[3], false, null), f32(2, 4, 5).requiresGrad(),
+                f32(2, 6, 5).requiresGrad(), f32(2, 6, 3).requiresGrad(), ints(DType.I64, 0, 2, 4, 6));
+        agree("attention with an additive mask", x -> attention(x, x[3], false, null), f32(2, 4, 5).requiresGrad(),
+                f32(2, 6, 5).requiresGrad(), f32(2, 6, 3).requiresGrad(), f32(2, 1, 6).as(Layout.BROADCAST).requiresGrad());
+        agree("attention in f16", x -> attention(x, null, true, null), new Input(DType.F16, new int[] {2, 4, 8}, -2, 2, Layout.CONTIGUOUS, false),
+                new Input(DType.F16, new int[] {2, 4, 8}, -2, 2, Layout.CONTIGUOUS, false),
+                new Input(DType.F16, new int[] {2, 4, 3}, -2, 2, Layout.CONTIGUOUS, false));
+    }
+
+    @Test
+    void attentionOfATinyCaseMatchesValuesWorkedByHand() {
+        // q = k = [[1], [0]], v = [[1, 2], [3, 4]], scale 1: the scores are [[1, 0], [0, 0]], so query 0
+        // weighs the keys e : 1 and query 1 evenly; causal, query 0 sees key 0 only
+        double e = Math.E;
+        double[] plain = {(e * 1 + 3) / (e + 1), (e * 2 + 4) / (e + 1), 2, 3};
+        double[] causal = {1, 2, 2, 3};
+        // an integer mask that hides key 1 from query 0 and both keys from query 1: zeros for query 1, as PyTorch
+        double[] masked = {1, 2, 0, 0};
+        for (Backend backend : new Backend[] {reference, candidate()}) {
+            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+                Tensor q = Tensor.of(new float[] {1, 0}, 2, 1), v = Tensor.of(new float[] {1, 2, 3, 4}, 2, 2);
+                String on = " on " + backend.name();
+                assertArrayEquals(plain, Tensor.scaledDotProductAttention(q, q, v).toDoubleArray(), 1e-6, "attention" + on);
+                assertArrayEquals(causal, Tensor.scaledDotProductAttention(q, q, v, true).toDoubleArray(), 1e-6, "causal" + on);
+                Tensor mask = Tensor.of(new int[] {1, 0, 0, 0}, 2, 2);
+                Tensor leaf = q.detach().requiresGrad(true);
+                Tensor out = Tensor.scaledDotProductAttention(leaf, q, v, mask, false, null);
+                assertArrayEquals(masked, out.toDoubleArray(), 1e-6, "fully masked query" + on);
+                out.sum().backward();
+                for (double g : leaf.grad().toDoubleArray()) assertEquals(0, g, 1e-6, "gradient through the masked rows" + on);
+                leaf.zeroGrad();
+                Tensor additive = Tensor.of(new float[] {0, Float.NEGATIVE_INFINITY, 0, 0}, 2, 2);
+                assertArrayEquals(causal, Tensor.scaledDotProductAttention(q, q, v, additive, false, null).toDoubleArray(), 1e-6,
+                        "additive -inf mask" + on);
+                assertArrayEquals(new double[] {2, 3, 2, 3}, Tensor.scaledDotProductAttention(q, q, v, null, false, 0.0).toDoubleArray(),
+                        1e-6, "scale 0 averages the values" + on);
+            }
+        }
+    }
+
+    @Test
+    void attentionGradientsMatchFiniteDifferences() {
+        try (var use = Backends.using(candidate())) {
+            Gradcheck.check("attention", x -> Tensor.scaledDotProductAttention(x[0], x[1], x[2]), Gradcheck.random(21, 2, 3, 4),
+                    Gradcheck.random(22, 2, 5, 4), Gradcheck.random(23, 2, 5, 3));
+            Gradcheck.check("causal attention", x -> Tensor.scaledDotProductAttention(x[0], x[1], x[2], true), Gradcheck.random(24, 4, 3),
+                    Gradcheck.random(25, 4, 3), Gradcheck.random(26, 4, 2));
+            Gradcheck.check("attention with an additive mask", x -> Tensor.scaledDotProductAttention(x[0], x[1], x[2], x[3], false, 0.7),
+                    Gradcheck.random(27, 3, 2), Gradcheck.random(28, 4, 2), Gradcheck.random(29, 4, 2), Gradcheck.random(30, 3, 4));
+            Gradcheck.check("multi-head attention", x -> dev.panamax.tensor.nn.MultiheadAttention.multiHeadAttentionForward(x[0], x[1], x[1],
+                    2, x[2], x[3], x[4], x[5], null, true), Gradcheck.random(31, 1, 3, 4), Gradcheck.random(32, 1, 2, 4),
+                    Gradcheck.random(33, 12, 4), Gradcheck.random(34, 12), Gradcheck.random(35, 4, 4), Gradcheck.random(36, 4));
+        }
+    }
+
+    /** A weight in the range PyTorch's initialization gives (a sum of products of 2s cancels past f32's rounding). */
+    private static Input weight(int... dims) {
+        return new Input(DType.F32, dims, -0.5, 0.5, Layout.CONTIGUOUS, false);
+    }
+
+    @Test
+    void multiheadAttentionAgreesWithTheReference() {
+        agree("self-attention, 2 heads", x -> dev.panamax.tensor.nn.MultiheadAttention.multiHeadAttentionForward(x[0], x[0], x[0], 2, x[1], x[2],
+                x[3], x[4], null, false), f32(2, 5, 8).requiresGrad(), weight(24, 8).requiresGrad(), weight(24).requiresGrad(),
+                weight(8, 8).requiresGrad(), weight(8).requiresGrad());
+        agree("cross-attention, 4 heads, causal", x -> dev.panamax.tensor.nn.MultiheadAttention.multiHeadAttentionForward(x[0], x[1], x[1], 4,
+                x[2], x[3], x[4], x[5], null, true), f32(2, 3, 8).requiresGrad(), f32(2, 6, 8).as(Layout.SLICED).requiresGrad(),
+                weight(24, 8).requiresGrad(), weight(24).requiresGrad(), weight(8, 8).as(Layout.TRANSPOSED).requiresGrad(), weight(8).requiresGrad());
+        agree("unbatched, no biases, a bool mask", x -> dev.panamax.tensor.nn.MultiheadAttention.multiHeadAttentionForward(x[0], x[1], x[2], 2,
+                x[3], null, x[4], null, x[5], false), f32(3, 4).requiresGrad(), f32(5, 4).requiresGrad(), f32(5, 4).requiresGrad(),
+                weight(12, 4).requiresGrad(), weight(4, 4).requiresGrad(), ints(DType.I32, 0, 2, 3, 5));
+    }
+
+    @Test
+    void attentionRefusesOperandsThatDoNotFit() {
+        refuses("key of another width", () -> Tensor.scaledDotProductAttention(Tensor.zeros(2, 4, 5), Tensor.zeros(2, 6, 3), Tensor.zeros(2, 6, 7)),
+                "scaledDotProductAttention: key has 3 features for the query's 5", "[a: (2, 4, 5) f32, b: (2, 6, 3) f32, c: (2, 6, 7) f32]");
+        refuses("value of other rows", () -> Tensor.scaledDotProductAttention(Tensor.zeros(4, 5), Tensor.zeros(6, 5), Tensor.zeros(5, 7)),
+                "value 5 rows for the key's 6");
+        refuses("a vector", () -> Tensor.scaledDotProductAttention(Tensor.zeros(5), Tensor.zeros(6, 5), Tensor.zeros(6, 7)),
+                "an operand has rank below 2");
+        refuses("batches that do not broadcast", () -> Tensor.scaledDotProductAttention(Tensor.zeros(2, 4, 5), Tensor.zeros(3, 6, 5),
+                Tensor.zeros(3, 6, 7)), "batch dimensions do not broadcast");
+        refuses("integer operands", () -> Tensor.scaledDotProductAttention(Tensor.zeros(DType.I32, 4, 5), Tensor.zeros(DType.I32, 6, 5),
+                Tensor.zeros(DType.I32, 6, 7)), "expected a floating dtype");
+        refuses("a mask with causal", () -> Tensor.scaledDotProductAttention(Tensor.zeros(4, 5), Tensor.zeros(6, 5), Tensor.zeros(6, 7),
+                Tensor.zeros(4, 6), true, null), "both a mask and causal given");
+        refuses("a mask of the wrong shape", () -> Tensor.scaledDotProductAttention(Tensor.zeros(4, 5), Tensor.zeros(6, 5), Tensor.zeros(6, 7),
+                Tensor.zeros(4, 5), false, null), "mask does not broadcast to the scores' shape (4, 6)");
+        refuses("no keys", () -> Tensor.scaledDotProductAttention(Tensor.zeros(4, 5), Tensor.zeros(0, 5), Tensor.zeros(0, 7)), "no keys");
+        refuses("heads that do not divide the width", () -> dev.panamax.tensor.nn.MultiheadAttention.multiHeadAttentionForward(
+                Tensor.zeros(1, 2, 6), Tensor.zeros(1, 2, 6), Tensor.zeros(1, 2, 6), 4, Tensor.zeros(18, 6), null, Tensor.zeros(6, 6), null,
+                null, false), "MultiheadAttention: weights (18, 6) f32", "with heads=4", "E divisible by heads");
+        refuses("a query of another width", () -> dev.panamax.tensor.nn.MultiheadAttention.multiHeadAttentionForward(
+                Tensor.zeros(1, 2, 5), Tensor.zeros(1, 2, 6), Tensor.zeros(1, 2, 6), 2, Tensor.zeros(18, 6), null, Tensor.zeros(6, 6), null,
+                null, false), "query (1, 2, 5) f32", "expected query (N, L, 6)");
+    }
+
+    @Test
+    void clippingAndParameterGroupsRunOnTheBackend() {
+        agree("clip by global norm, then Adam with two groups", x -> {
+            Tensor a = x[0].mul(1).detach().requiresGrad(true), b = x[1].mul(1).detach().requiresGrad(true);
+            var adam = dev.panamax.tensor.optim.Adam.withGroups(List.of(dev.panamax.tensor.optim.ParamGroup.of(List.of(a), 0.05),
+                    dev.panamax.tensor.optim.ParamGroup.of(List.of(b), 0.01, 0.1)), 0.02, 0.9, 0.99, 1e-8, 0, true);
+            Tensor norms = null;
+            for (int step = 0; step < 3; step++) {
+                adam.zeroGrad();
+                a.mul(a).sum().add(a.sum(0, false).mul(b).sum()).backward();
+                Tensor norm = dev.panamax.tensor.optim.Gradients.clipByGlobalNorm(List.of(a, b), 0.5).reshape(1);
+                norms = norms == null ? norm : Tensor.concat(List.of(norms, norm), 0);
+                adam.step();
+            }
+            Tensor out = Tensor.concat(List.of(a.detach().reshape(-1), b.detach(), norms), 0);
+            adam.zeroGrad();
+            adam.close();
+            return out;
+        }, f32(4, 3), f32(3));
+        for (Backend backend : new Backend[] {reference, candidate()}) {
+            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+                Tensor p = Tensor.zeros(2).requiresGrad(true);
+                p.mul(Tensor.of(new float[] {3, 4})).sum().backward();
+                Tensor norm = dev.panamax.tensor.optim.Gradients.clipByGlobalNorm(List.of(p), 1);
+                assertEquals(backend, norm.backend(), "the norm stays on the gradients' backend");
+                assertEquals(5, norm.item(), 1e-6, "norm of (3, 4) on " + backend.name());
+                assertArrayEquals(new double[] {0.6, 0.8}, p.grad().toDoubleArray(), 1e-6, "clipped to norm 1 on " + backend.name());
+                p.zeroGrad();
+            }
+        }
+    }
 }

@@ -21,7 +21,7 @@ import java.util.Set;
  * }</pre>
  */
 public final class Adam extends Optimizer {
-    private final double lr, beta1, beta2, eps, weightDecay;
+    private final double beta1, beta2, eps;
     private final boolean decoupled;
     private final Tensor[] m, v;
     private int t;
@@ -31,19 +31,34 @@ public final class Adam extends Optimizer {
     }
 
     public Adam(List<Tensor> parameters, double lr, double beta1, double beta2, double eps, double weightDecay, boolean decoupled) {
-        super(parameters);
+        this(new ParamGroup[] {ParamGroup.of(parameters)}, lr, beta1, beta2, eps, weightDecay, decoupled);
+    }
+
+    /**
+     * Adam over parameter groups; a group without its own lr or weight decay takes {@code lr} and
+     * {@code weightDecay} (betas, eps and {@code decoupled} hold for every group).
+     */
+    public static Adam withGroups(List<ParamGroup> groups, double lr, double beta1, double beta2, double eps, double weightDecay,
+                                  boolean decoupled) {
+        return new Adam(groups.toArray(ParamGroup[]::new), lr, beta1, beta2, eps, weightDecay, decoupled);
+    }
+
+    private Adam(ParamGroup[] groups, double lr, double beta1, double beta2, double eps, double weightDecay, boolean decoupled) {
+        super(checked(groups, lr, beta1, beta2, eps, weightDecay), lr, weightDecay);
+        this.beta1 = beta1;
+        this.beta2 = beta2;
+        this.eps = eps;
+        this.decoupled = decoupled;
+        this.m = new Tensor[this.parameters.size()];
+        this.v = new Tensor[this.parameters.size()];
+    }
+
+    private static List<ParamGroup> checked(ParamGroup[] groups, double lr, double beta1, double beta2, double eps, double weightDecay) {
         if (!(lr > 0) || !(beta1 >= 0 && beta1 < 1) || !(beta2 >= 0 && beta2 < 1) || !(eps > 0) || weightDecay < 0) {
             throw new IllegalArgumentException("Adam(lr=" + lr + ", betas=(" + beta1 + ", " + beta2 + "), eps=" + eps + ", weightDecay="
                     + weightDecay + "): expected lr > 0, 0 <= beta < 1, eps > 0, weightDecay >= 0");
         }
-        this.lr = lr;
-        this.beta1 = beta1;
-        this.beta2 = beta2;
-        this.eps = eps;
-        this.weightDecay = weightDecay;
-        this.decoupled = decoupled;
-        this.m = new Tensor[this.parameters.size()];
-        this.v = new Tensor[this.parameters.size()];
+        return java.util.Arrays.asList(groups);
     }
 
     /** AdamW: decoupled weight decay, PyTorch's {@code AdamW} defaults otherwise. */
@@ -59,33 +74,37 @@ public final class Adam extends Optimizer {
     @Override
     protected void update() {
         t++;
-        for (int i = 0; i < parameters.size(); i++) {
-            Tensor p = parameters.get(i);
-            Tensor g = p.grad();
-            if (g == null) continue;
-            if (m[i] == null) {
-                m[i] = newState(p);
-                v[i] = newState(p);
-            }
-            if (p.isFreed() || g.isFreed() || m[i].isFreed() || v[i].isFreed()) {
-                throw new IllegalStateException("Adam.step: parameter " + i + " " + p.shape()
-                        + ", its gradient or its moments were already freed (closed parameter, or a closed optimizer)");
-            }
-            var fused = new Kernel.AdamStep(p.operand(), g.operand(), m[i].operand(), v[i].operand(), lr, beta1, beta2, eps,
-                    weightDecay, decoupled, t);
-            if (p.backend().supports(fused)) p.backend().execute(fused);
-            else decomposed(p, g, m[i], v[i]);
-            p.storage().markModified();
-            m[i].storage().markModified();
-            v[i].storage().markModified();
+        int i = 0;
+        for (ParamGroup group : paramGroups()) {
+            for (Tensor p : group.params()) update(i++, p, group.lr(), group.weightDecay());
         }
+    }
+
+    private void update(int i, Tensor p, double lr, double weightDecay) {
+        Tensor g = p.grad();
+        if (g == null) return;
+        if (m[i] == null) {
+            m[i] = newState(p);
+            v[i] = newState(p);
+        }
+        if (p.isFreed() || g.isFreed() || m[i].isFreed() || v[i].isFreed()) {
+            throw new IllegalStateException("Adam.step: parameter " + i + " " + p.shape()
+                    + ", its gradient or its moments were already freed (closed parameter, or a closed optimizer)");
+        }
+        var fused = new Kernel.AdamStep(p.operand(), g.operand(), m[i].operand(), v[i].operand(), lr, beta1, beta2, eps,
+                weightDecay, decoupled, t);
+        if (p.backend().supports(fused)) p.backend().execute(fused);
+        else decomposed(p, g, m[i], v[i], lr, weightDecay);
+        p.storage().markModified();
+        m[i].storage().markModified();
+        v[i].storage().markModified();
     }
 
     /**
      * The update of {@link Kernel.AdamStep} as separate tensor ops, for a backend that declines the
      * fused kernel: the same arithmetic, a dozen passes and their temporaries (freed at once).
      */
-    private void decomposed(Tensor p, Tensor g, Tensor m, Tensor v) {
+    private void decomposed(Tensor p, Tensor g, Tensor m, Tensor v, double lr, double weightDecay) {
         double c1 = 1 - Math.pow(beta1, t), c2 = 1 - Math.pow(beta2, t);
         try (var off = Autograd.noGrad(); var scope = TensorScope.open()) {
             Tensor gi = g;
@@ -112,11 +131,14 @@ public final class Adam extends Optimizer {
         }
         Map<String, String> values = new LinkedHashMap<>();
         values.put("step", Integer.toString(t));
-        values.put("param_groups.0.lr", Double.toString(lr));
-        values.put("param_groups.0.betas", "[" + beta1 + ", " + beta2 + "]");
-        values.put("param_groups.0.eps", Double.toString(eps));
-        values.put("param_groups.0.weight_decay", Double.toString(weightDecay));
-        values.put("param_groups.0.decoupled", Boolean.toString(decoupled));
+        for (int g = 0; g < paramGroups().size(); g++) {
+            ParamGroup group = paramGroups().get(g);
+            values.put("param_groups." + g + ".lr", Double.toString(group.lr()));
+            values.put("param_groups." + g + ".betas", "[" + beta1 + ", " + beta2 + "]");
+            values.put("param_groups." + g + ".eps", Double.toString(eps));
+            values.put("param_groups." + g + ".weight_decay", Double.toString(group.weightDecay()));
+            values.put("param_groups." + g + ".decoupled", Boolean.toString(decoupled));
+        }
         return new OptimizerState(getClass().getSimpleName(), tensors, values);
     }
 

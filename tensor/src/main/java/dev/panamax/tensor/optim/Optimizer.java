@@ -18,30 +18,62 @@ import java.util.TreeMap;
  * the optimizer ({@link #close()} frees it).
  */
 public abstract class Optimizer implements AutoCloseable {
+    /** Every group's parameters, in order: group 0's first. */
     protected final List<Tensor> parameters;
+    private final List<ParamGroup> groups;
     private final List<Tensor> state = new ArrayList<>();
 
     /**
-     * Checks every parameter: a leaf that requires gradients, given once (a parameter listed twice,
-     * or two sharing one storage, would be stepped twice per step).
+     * Checks every parameter: a leaf that requires gradients, given once in all the groups (a
+     * parameter listed twice, or two sharing one storage, would be stepped twice per step). A group
+     * without its own learning rate or weight decay takes {@code lr} and {@code weightDecay}.
      */
-    protected Optimizer(List<Tensor> parameters) {
+    protected Optimizer(List<ParamGroup> groups, double lr, double weightDecay) {
+        if (groups == null || groups.isEmpty()) throw new IllegalArgumentException("optimizer: no param groups; expected at least one");
+        List<Tensor> all = new ArrayList<>();
+        List<String> where = new ArrayList<>();
+        for (int g = 0; g < groups.size(); g++) {
+            if (groups.get(g) == null) throw new IllegalArgumentException("optimizer param group index=" + g + " is null");
+            for (Tensor p : groups.get(g).params()) {
+                where.add(groups.size() == 1 ? "" : " (group " + g + ")");
+                all.add(p);
+            }
+        }
         Map<Object, Integer> seen = new IdentityHashMap<>();
-        for (int i = 0; i < parameters.size(); i++) {
-            Tensor p = parameters.get(i);
-            if (p == null) throw new IllegalArgumentException("optimizer parameter index=" + i + " is null");
+        for (int i = 0; i < all.size(); i++) {
+            Tensor p = all.get(i);
+            if (p == null) throw new IllegalArgumentException("optimizer parameter index=" + i + where.get(i) + " is null");
             if (!p.requiresGrad() || !p.isLeaf()) {
-                throw new IllegalArgumentException("optimizer parameter index=" + i + " " + p.shape() + " " + p.dtype().label()
-                        + " must be a leaf that requires gradients");
+                throw new IllegalArgumentException("optimizer parameter index=" + i + where.get(i) + " " + p.shape() + " "
+                        + p.dtype().label() + " must be a leaf that requires gradients");
             }
             Integer first = seen.putIfAbsent(p.storage(), i);
             if (first != null) {
-                throw new IllegalArgumentException("optimizer parameter index=" + i + " " + p.shape() + " " + p.dtype().label()
-                        + (parameters.get(first) == p ? " is the same tensor as" : " shares its storage with") + " parameter index="
-                        + first + "; expected each parameter once (it would be updated twice per step)");
+                throw new IllegalArgumentException("optimizer parameter index=" + i + where.get(i) + " " + p.shape() + " " + p.dtype().label()
+                        + (all.get(first) == p ? " is the same tensor as" : " shares its storage with") + " parameter index="
+                        + first + where.get(first) + "; expected each parameter once (it would be updated twice per step)");
             }
         }
-        this.parameters = List.copyOf(parameters);
+        for (int g = 0; g < groups.size(); g++) {
+            if (groups.indexOf(groups.get(g)) != g) {
+                throw new IllegalArgumentException("optimizer param group index=" + g + " is the same group as index="
+                        + groups.indexOf(groups.get(g)) + "; expected each group once");
+            }
+        }
+        for (int g = 0; g < groups.size(); g++) groups.get(g).join(lr, weightDecay, g);
+        this.parameters = List.copyOf(all);
+        this.groups = List.copyOf(groups);
+    }
+
+    /** The parameter groups, in order (PyTorch's {@code param_groups}); set a group's lr or weight decay through them. */
+    public final List<ParamGroup> paramGroups() {
+        return groups;
+    }
+
+    /** Sets the learning rate of every group ({@code >= 0}, finite). */
+    public final void setLr(double lr) {
+        ParamGroup.checkLr("setLr", lr);
+        for (ParamGroup g : groups) g.setLr(lr);
     }
 
     /** One update of every parameter that has a gradient. */

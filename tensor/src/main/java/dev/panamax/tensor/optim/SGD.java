@@ -9,16 +9,16 @@ import java.util.Set;
 
 /**
  * Stochastic gradient descent with PyTorch's semantics: {@code g += weightDecay * p};
- * {@code buf = momentum * buf + g} (the first step sets {@code buf = g}); {@code p -= lr * buf}.
+ * {@code buf = momentum * buf + g} (the first step sets {@code buf = g}); {@code p -= lr * buf},
+ * with each {@link ParamGroup}'s own lr and weight decay.
  *
  * <pre>{@code
  * var sgd = new SGD(model.parameters(), 0.1, 0.9, 1e-4);
+ * var tuned = SGD.withGroups(List.of(ParamGroup.of(body, 0.01), ParamGroup.of(head)), 0.1, 0.9, 0);
  * }</pre>
  */
 public final class SGD extends Optimizer {
-    private final double lr;
     private final double momentum;
-    private final double weightDecay;
     private final Tensor[] buffers;
 
     public SGD(List<Tensor> parameters, double lr) {
@@ -26,30 +26,45 @@ public final class SGD extends Optimizer {
     }
 
     public SGD(List<Tensor> parameters, double lr, double momentum, double weightDecay) {
-        super(parameters);
+        this(new ParamGroup[] {ParamGroup.of(parameters)}, lr, momentum, weightDecay);
+    }
+
+    /** SGD over parameter groups; a group without its own lr or weight decay takes {@code lr} and {@code weightDecay}. */
+    public static SGD withGroups(List<ParamGroup> groups, double lr, double momentum, double weightDecay) {
+        return new SGD(groups.toArray(ParamGroup[]::new), lr, momentum, weightDecay);
+    }
+
+    private SGD(ParamGroup[] groups, double lr, double momentum, double weightDecay) {
+        super(checked(groups, lr, momentum, weightDecay), lr, weightDecay);
+        this.momentum = momentum;
+        this.buffers = new Tensor[this.parameters.size()];
+    }
+
+    private static List<ParamGroup> checked(ParamGroup[] groups, double lr, double momentum, double weightDecay) {
         if (!(lr > 0) || momentum < 0 || weightDecay < 0) {
             throw new IllegalArgumentException("SGD(lr=" + lr + ", momentum=" + momentum + ", weightDecay=" + weightDecay
                     + "): expected lr > 0, momentum >= 0, weightDecay >= 0");
         }
-        this.lr = lr;
-        this.momentum = momentum;
-        this.weightDecay = weightDecay;
-        this.buffers = new Tensor[this.parameters.size()];
+        return java.util.Arrays.asList(groups);
     }
 
     @Override
     protected void update() {
-        for (int i = 0; i < parameters.size(); i++) {
-            Tensor p = parameters.get(i);
-            Tensor g = p.grad();
-            if (g == null) continue;
-            if (weightDecay != 0) g = g.add(p.mul(weightDecay));
-            if (momentum != 0) {
-                if (buffers[i] == null) buffers[i] = newState(p).copyFrom(g);
-                else buffers[i].mulInPlace(momentum).addInPlace(g);
-                g = buffers[i];
+        int i = 0;
+        for (ParamGroup group : paramGroups()) {
+            double lr = group.lr(), weightDecay = group.weightDecay();
+            for (Tensor p : group.params()) {
+                int index = i++;
+                Tensor g = p.grad();
+                if (g == null) continue;
+                if (weightDecay != 0) g = g.add(p.mul(weightDecay));
+                if (momentum != 0) {
+                    if (buffers[index] == null) buffers[index] = newState(p).copyFrom(g);
+                    else buffers[index].mulInPlace(momentum).addInPlace(g);
+                    g = buffers[index];
+                }
+                p.subInPlace(g.mul(lr));
             }
-            p.subInPlace(g.mul(lr));
         }
     }
 
@@ -65,9 +80,12 @@ public final class SGD extends Optimizer {
             if (buffers[i] != null) tensors.put(OptimizerState.tensorName(i, MOMENTUM_BUFFER), buffers[i]);
         }
         Map<String, String> values = new LinkedHashMap<>();
-        values.put("param_groups.0.lr", Double.toString(lr));
-        values.put("param_groups.0.momentum", Double.toString(momentum));
-        values.put("param_groups.0.weight_decay", Double.toString(weightDecay));
+        for (int g = 0; g < paramGroups().size(); g++) {
+            ParamGroup group = paramGroups().get(g);
+            values.put("param_groups." + g + ".lr", Double.toString(group.lr()));
+            values.put("param_groups." + g + ".momentum", Double.toString(momentum));
+            values.put("param_groups." + g + ".weight_decay", Double.toString(group.weightDecay()));
+        }
         return new OptimizerState(getClass().getSimpleName(), tensors, values);
     }
 
