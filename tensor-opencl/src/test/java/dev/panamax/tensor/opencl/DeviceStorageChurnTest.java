@@ -26,7 +26,9 @@ class DeviceStorageChurnTest {
     void deviceStorageIsFreedOnceByCloseScopeAndGc(boolean disableExplicitGc) throws Exception {
         String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx128m", "--enable-native-access=ALL-UNNAMED",
-                "-Dpanamax.leakDetection=PARANOID", "-Dpanamax.compute.memoryLimit=64m"));
+                "-Dpanamax.leakDetection=PARANOID", "-Dpanamax.compute.memoryLimit=64m",
+                // a loaded 2-core machine may take longer than the default for the collector to come round
+                "-Dpanamax.memory.maxWaitMillis=30000"));
         if (disableExplicitGc) cmd.add("-XX:+DisableExplicitGC");
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), DeviceStorageChurn.class.getName(), "1500"));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
