@@ -133,6 +133,9 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
         long bytes = Math.multiplyExact(length, (long) dtype.byteSize());
         try {
             Buffer b;
+            synchronized (this) {
+                retireFinished(); // what finished runs pinned can go back to the pool before this takes more
+            }
             try {
                 b = device.newBuffer(Math.max(bytes, 16), StorageMode.PRIVATE);
             } catch (DeviceMemoryException full) {
@@ -191,13 +194,21 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
     }
 
     /**
-     * Commits without waiting: the frontend may free {@code storage} afterwards, because every run
-     * keeps the storage it touches pinned until the device is done (Java never reads device memory
-     * directly; {@link #read} waits for the device itself).
+     * Commits without waiting when the open command buffer uses {@code storage}: the frontend may
+     * free it afterwards, because every run keeps the storage it touches pinned until the device is
+     * done (Java never reads device memory directly; {@link #read} waits for the device itself).
      */
     @Override
     public synchronized void sync(Storage storage) {
-        if (!closed) commit();
+        // a storage the open command buffer uses must be committed before it is freed (a command buffer
+        // refuses resources closed before its commit); one that only committed runs use needs nothing
+        if (!closed && open != null && openUses(storage)) commit();
+    }
+
+    /** Whether a command of the open command buffer uses {@code storage} (it is pinned there). */
+    private boolean openUses(Storage storage) {
+        for (int i = held.size() - 1; i >= 0; i--) if (held.get(i) == storage) return true;
+        return false;
     }
 
     /** Commits without waiting (storage may be freed afterwards: runs keep theirs pinned). */
@@ -334,6 +345,11 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
         }
         commits++;
         inFlight.addLast(c);
+        retireFinished();
+    }
+
+    /** Retires, without waiting, the committed command buffers the device has finished (their storage unpinned). */
+    private void retireFinished() {
         while (!inFlight.isEmpty() && inFlight.peekFirst().buffer.status().isFinished()) retire(inFlight.pollFirst());
     }
 

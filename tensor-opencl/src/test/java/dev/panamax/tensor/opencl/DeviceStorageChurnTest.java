@@ -4,6 +4,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Device storage is freed exactly once by close, by a scope's end and by the GC, with leak detection
- * PARANOID, in a child JVM whose device budget is 64 MiB while the GC phase makes 1.5 GiB of device
+ * PARANOID, in a child JVM whose device budget is 64 MiB while the GC phase makes 800 MiB of device
  * tensors; once as JVMs run by default and once with {@code -XX:+DisableExplicitGC}, where the
  * budget cannot ask for a collection and must rely on the heap shadows of device buffers.
  */
@@ -30,11 +31,25 @@ class DeviceStorageChurnTest {
                 // a loaded 2-core machine may take longer than the default for the collector to come round
                 "-Dpanamax.memory.maxWaitMillis=30000"));
         if (disableExplicitGc) cmd.add("-XX:+DisableExplicitGC");
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), DeviceStorageChurn.class.getName(), "1500"));
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "child did not finish: " + out);
-        assertEquals(0, p.exitValue(), "child failed: " + out);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), DeviceStorageChurn.class.getName(), "800"));
+        Path err = Files.createTempFile("device-churn", ".err");
+        try {
+            Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(5, TimeUnit.MINUTES), "child did not finish: " + out);
+            if (p.exitValue() != 0) {
+                // the leak reports of the GC phase are expected there; the failure is what matters
+                String failure = Files.readAllLines(err).stream()
+                        .filter(l -> l.contains("Exception") || l.startsWith("Caused by")).limit(6).reduce("", (a, b) -> a + "\n" + b);
+                assertEquals(0, p.exitValue(), "child failed: " + out + failure);
+            }
+            check(out);
+        } finally {
+            Files.deleteIfExists(err);
+        }
+    }
+
+    private static void check(String out) {
         long start = live(out, "start"), closed = live(out, "closed"), scoped = live(out, "scoped");
         assertEquals(start, closed, "buffers left after closing every tensor: " + out);
         assertEquals(start, scoped, "buffers left after every scope ended: " + out);
