@@ -8,4 +8,6 @@ module dev.panamax.blas {
 
     exports dev.panamax.blas;
     exports dev.panamax.blas.binding;
+
+    provides dev.panamax.core.SettingDeclarations with dev.panamax.blas.BlasSettings;
 }

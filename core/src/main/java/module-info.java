@@ -15,4 +15,7 @@ module dev.panamax.core {
     exports dev.panamax.core.fp16;
     exports dev.panamax.core.region;
     exports dev.panamax.core.io;
+
+    uses dev.panamax.core.SettingDeclarations;
+    provides dev.panamax.core.SettingDeclarations with dev.panamax.core.CoreSettings;
 }

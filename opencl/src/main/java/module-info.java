@@ -12,4 +12,5 @@ module dev.panamax.opencl {
     exports dev.panamax.opencl.compute;
 
     provides dev.panamax.compute.spi.ComputeBackend with dev.panamax.opencl.compute.OpenClBackend;
+    provides dev.panamax.core.SettingDeclarations with dev.panamax.opencl.compute.OpenClSettings;
 }

@@ -19,4 +19,5 @@ module dev.panamax.tensor {
     uses dev.panamax.tensor.spi.BackendProvider;
     provides dev.panamax.tensor.spi.BackendProvider
             with dev.panamax.tensor.reference.ReferenceProvider, dev.panamax.tensor.cpu.CpuProvider;
+    provides dev.panamax.core.SettingDeclarations with dev.panamax.tensor.TensorSettings;
 }

@@ -15,7 +15,7 @@ import java.lang.foreign.MemorySegment;
  * scaled), which rounds differently from one call in the last bits.
  */
 final class Chunked {
-    static final int ELEMENTS = dev.panamax.core.Settings.intValue("panamax.blas.chunkElements", 1 << 20, 1, Integer.MAX_VALUE);
+    static final int ELEMENTS = BlasSettings.CHUNK_ELEMENTS.get();
 
     private Chunked() {}
 

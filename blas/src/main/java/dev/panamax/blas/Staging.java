@@ -13,7 +13,7 @@ import java.lang.foreign.ValueLayout;
  * a block), take memory for the one call. A thread stages one product at a time: cblas never calls back.
  */
 final class Staging {
-    static final long CACHE_BYTES = dev.panamax.core.Settings.bytes("panamax.blas.stagingCacheBytes", 64L << 20);
+    static final long CACHE_BYTES = BlasSettings.STAGING_CACHE_BYTES.get();
     private static final long ALIGNMENT = 64;
     private static final ThreadLocal<Staging> PER_THREAD = ThreadLocal.withInitial(Staging::new);
 

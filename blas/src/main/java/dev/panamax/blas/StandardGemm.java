@@ -23,7 +23,7 @@ final class StandardGemm {
      * Products of at least this many floating-point operations (2·m·n·k) leave the critical tier, unless
      * {@code -Dpanamax.blas.criticalFlops} says otherwise: 2^31, a 1,024^3 product, about 12 ms here.
      */
-    static final long CRITICAL_FLOPS = dev.panamax.core.Settings.longValue("panamax.blas.criticalFlops", 1L << 31, 0, Long.MAX_VALUE);
+    static final long CRITICAL_FLOPS = BlasSettings.CRITICAL_FLOPS.get();
 
     private static final NativeLibrary OPENBLAS = NativeLibrary.loadFirst(List.of("libopenblas.so.0", "openblas"));
     private static final MethodHandle SGEMM = link("cblas_sgemm", ValueLayout.JAVA_FLOAT);

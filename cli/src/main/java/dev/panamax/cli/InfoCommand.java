@@ -6,7 +6,9 @@ import dev.panamax.compute.DeviceInfo;
 import dev.panamax.core.CoreLibrary;
 import dev.panamax.core.CpuFeatures;
 import dev.panamax.tensor.opencl.OpenClTensorBackend;
+import dev.panamax.core.SettingCatalogue;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -14,13 +16,21 @@ import java.util.concurrent.Callable;
 /**
  * {@code panamax info}: the JDK, the native library in use, CPU features, OpenCL platforms and
  * devices, OpenBLAS, compute devices, the tensor backends (available or why not, the default) with
- * the opencl backend's devices and whether CLBlast is installed.
+ * the opencl backend's devices and whether CLBlast is installed; with {@code --settings}, every
+ * {@code panamax.*} setting instead ({@link SettingsReport}).
  */
 @Command(name = "info", description = "Print the JDK, the native library in use, the CPU features, the OpenCL platforms and devices, "
         + "OpenBLAS, the compute devices and the tensor backends.")
 final class InfoCommand implements Callable<Integer> {
+    @Option(names = "--settings", description = "List every panamax.* setting (-D system property) with its value, default and description.")
+    boolean settings;
+
     @Override
     public Integer call() {
+        if (settings) {
+            SettingsReport.lines(SettingCatalogue.all(), SettingsReport.WIDTH).forEach(System.out::println);
+            return 0;
+        }
         Runtime.Version v = Runtime.version();
         System.out.printf("jdk          %s (%s, %s)%n", v, System.getProperty("java.vendor"), System.getProperty("java.home"));
         System.out.printf("os           %s %s (%s)%n", System.getProperty("os.name"), System.getProperty("os.version"),

@@ -25,10 +25,10 @@ import java.util.Locale;
  */
 public final class Checks {
     /** The system property that sets {@link #CHECKS}. */
-    public static final String PROPERTY = "panamax.checks";
+    public static final String PROPERTY = CoreSettings.CHECKS.name();
 
     /** Whether the argument checks run; {@code -Dpanamax.checks=false} turns them off. */
-    public static final boolean CHECKS = parse(System.getProperty(PROPERTY));
+    public static final boolean CHECKS = parse(CoreSettings.CHECKS.raw());
 
     private Checks() {}
 

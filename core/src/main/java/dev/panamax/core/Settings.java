@@ -7,10 +7,11 @@ import java.util.function.DoublePredicate;
  * Panamax's settings: the {@code panamax.*} system properties, read strictly. A value that does not
  * parse, or lies outside its range, is an {@link IllegalArgumentException} naming the setting, the
  * value and what was expected; never a bare {@link NumberFormatException}, never a default used in
- * silence. An unset or blank property takes its default.
+ * silence. An unset or blank property takes its default. Each setting is declared once as a
+ * {@link Setting}; these are the parsers its {@link SettingType} uses.
  *
  * <pre>{@code
- * long limit = Settings.bytes("panamax.memory.limit", 1L << 30);
+ * long limit = Settings.bytes(CoreSettings.MEMORY_LIMIT.name(), 1L << 30);   // or CoreSettings.MEMORY_LIMIT.get()
  * // -Dpanamax.memory.limit=12x:
  * // IllegalArgumentException: setting -Dpanamax.memory.limit=12x: expected a byte count with an optional
  * //   k/m/g/t suffix (e.g. 512m, 4g)
@@ -28,8 +29,12 @@ public final class Settings {
     /** A whole number from {@code min} to {@code max}. */
     public static long longValue(String property, long fallback, long min, long max) {
         String v = value(property);
-        if (v == null) return fallback;
-        String expected = "a whole number from " + min + " to " + max;
+        return v == null ? fallback : parseLong(property, v, min, max);
+    }
+
+    /** {@code v} as a whole number from {@code min} to {@code max}; {@code property} names it in the error. */
+    public static long parseLong(String property, String v, long min, long max) {
+        String expected = wholeNumber(min, max);
         try {
             long n = Long.parseLong(v.replace("_", ""));
             if (n < min || n > max) throw bad(property, v, expected);
@@ -37,6 +42,10 @@ public final class Settings {
         } catch (NumberFormatException e) {
             throw bad(property, v, expected);
         }
+    }
+
+    static String wholeNumber(long min, long max) {
+        return "a whole number from " + min + " to " + max;
     }
 
     /** A whole number from {@code min} to {@code max}. */
@@ -47,7 +56,11 @@ public final class Settings {
     /** A number for which {@code valid} holds; {@code expected} says which (e.g. "a fraction in (0, 1]"). */
     public static double number(String property, double fallback, DoublePredicate valid, String expected) {
         String v = value(property);
-        if (v == null) return fallback;
+        return v == null ? fallback : parseNumber(property, v, valid, expected);
+    }
+
+    /** {@code v} as a number for which {@code valid} holds; {@code property} names it in the error. */
+    public static double parseNumber(String property, String v, DoublePredicate valid, String expected) {
         double d;
         try {
             d = Double.parseDouble(v);
@@ -61,7 +74,12 @@ public final class Settings {
     /** {@code true} or {@code false}, in any case. */
     public static boolean bool(String property, boolean fallback) {
         String v = value(property);
-        if (v == null) return fallback;
+        return v == null ? fallback : parseBool(property, v);
+    }
+
+    /** {@code v} as {@code true} or {@code false}, in any case; {@code property} names it in the error. */
+    public static boolean parseBool(String property, String v) {
+        v = v.trim();
         if (v.equalsIgnoreCase("true")) return true;
         if (v.equalsIgnoreCase("false")) return false;
         throw bad(property, v, "true or false");
@@ -98,7 +116,7 @@ public final class Settings {
         }
     }
 
-    private static final String BYTES = "a byte count with an optional k/m/g/t suffix (e.g. 512m, 4g)";
+    static final String BYTES = "a byte count with an optional k/m/g/t suffix (e.g. 512m, 4g)";
 
     /** One of {@code type}'s constants, in any case. */
     public static <E extends Enum<E>> E choice(String property, E fallback, Class<E> type) {

@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Finds backends ({@link java.util.ServiceLoader} over {@link BackendProvider}) and selects the one
- * new tensors are made on: the system property {@value #PROPERTY} if set, otherwise the available
+ * new tensors are made on: the system property {@code panamax.tensor.backend} if set, otherwise the available
  * backend of highest priority; {@link #use} changes it for the process and {@link #using} for a
  * block on the current thread.
  *
@@ -26,7 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Backends {
     /** System property naming the default backend. */
-    public static final String PROPERTY = "panamax.tensor.backend";
+    public static final String PROPERTY = TensorSettings.BACKEND.name();
 
     private static final Map<String, BackendProvider> PROVIDERS = discover();
     private static final Map<String, Backend> CREATED = new ConcurrentHashMap<>();
@@ -85,7 +85,7 @@ public final class Backends {
     }
 
     private static String initialName() {
-        String chosen = dev.panamax.core.Settings.value(PROPERTY);
+        String chosen = TensorSettings.BACKEND.value();
         if (chosen != null) {
             if (!PROVIDERS.containsKey(chosen)) throw dev.panamax.core.Settings.bad(PROPERTY, chosen, "a tensor backend: " + describe());
             return chosen;

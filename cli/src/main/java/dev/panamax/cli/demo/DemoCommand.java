@@ -94,7 +94,7 @@ public final class DemoCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     /** The setting the opencl backend reads its device from, when it is first made. */
-    static final String DEVICE_PROPERTY = "panamax.tensor.device";
+    static final String DEVICE_PROPERTY = dev.panamax.tensor.opencl.OpenClTensorSettings.DEVICE.name();
 
     /** Rows held out for validation. */
     static final double VALIDATION_FRACTION = 0.2;

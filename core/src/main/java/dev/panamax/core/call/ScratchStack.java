@@ -35,7 +35,7 @@ public final class ScratchStack {
     /** Bytes of scratch memory per platform thread, unless {@code -Dpanamax.scratchStack.size} is set. */
     public static final long DEFAULT_SIZE = 64 * 1024;
 
-    private static final long SIZE = dev.panamax.core.Settings.bytes("panamax.scratchStack.size", DEFAULT_SIZE);
+    private static final long SIZE = dev.panamax.core.CoreSettings.SCRATCH_STACK_SIZE.get();
     private static final ThreadLocal<ScratchStack> STACKS = ThreadLocal.withInitial(ScratchStack::new);
     // the whole address space, for writes into memory this class has just handed out: its bounds and
     // scope are constants, so a write through it costs what the store costs

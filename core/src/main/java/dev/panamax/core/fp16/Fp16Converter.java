@@ -207,7 +207,7 @@ public final class Fp16Converter {
     }
 
     private static int defaultThreads() {
-        return dev.panamax.core.Settings.intValue("panamax.fp16.threads", Math.min(2, Runtime.getRuntime().availableProcessors()), 1, 64);
+        return dev.panamax.core.CoreSettings.FP16_THREADS.get();
     }
 
     @Override

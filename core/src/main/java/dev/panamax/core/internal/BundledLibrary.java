@@ -40,7 +40,7 @@ public final class BundledLibrary {
 
     /** The cache root: {@code -Dpanamax.cacheDir}, {@code $PANAMAX_CACHE}, {@code $XDG_CACHE_HOME/panamax}, {@code ~/.cache/panamax}. */
     public static Path defaultCacheDir() {
-        String prop = System.getProperty("panamax.cacheDir");
+        String prop = dev.panamax.core.CoreSettings.CACHE_DIR.raw();
         if (prop != null && !prop.isBlank()) return Path.of(prop);
         String env = System.getenv("PANAMAX_CACHE");
         if (env != null && !env.isBlank()) return Path.of(env);

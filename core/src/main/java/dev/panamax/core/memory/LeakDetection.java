@@ -10,11 +10,11 @@ import dev.panamax.core.internal.memory.LeakReports;
  */
 public final class LeakDetection {
     /** The system property that sets the starting level. */
-    public static final String PROPERTY = "panamax.leakDetection";
+    public static final String PROPERTY = dev.panamax.core.CoreSettings.LEAK_DETECTION.name();
     /** At {@link LeakLevel#SAMPLED}, one handle in this many is tracked. */
     public static final int SAMPLING_INTERVAL = 128;
 
-    private static volatile LeakLevel level = parse(System.getProperty(PROPERTY));
+    private static volatile LeakLevel level = parse(dev.panamax.core.CoreSettings.LEAK_DETECTION.raw());
 
     private LeakDetection() {}
 

@@ -19,14 +19,14 @@ import java.util.Map;
  *
  * <p>System properties (read once, at first use):
  * <ul>
- *   <li>{@value MemoryConfig#LIMIT_PROPERTY}: the hard limit ({@code 1g}, {@code 512m}, bytes). Default:
+ *   <li>{@code panamax.memory.limit}: the hard limit ({@code 1g}, {@code 512m}, bytes). Default:
  *       {@code min(physical - maxHeap, max(maxHeap, physical / 4))}, where physical is the machine's
  *       memory or its cgroup limit.</li>
- *   <li>{@value MemoryConfig#SOFT_LIMIT_PROPERTY}: fraction of the limit above which every reservation
+ *   <li>{@code panamax.memory.softLimit}: fraction of the limit above which every reservation
  *       also cleans what the GC found unreachable (default 0.5).</li>
- *   <li>{@value MemoryConfig#SHADOW_PROPERTY}: fraction of the maximum heap that the heap shadows of a
+ *   <li>{@code panamax.memory.shadowFraction}: fraction of the maximum heap that the heap shadows of a
  *       whole budget add up to (default 0.5; 0 turns shadows off).</li>
- *   <li>{@value MemoryConfig#MAX_WAIT_PROPERTY}: how long an allocation over the limit waits for the GC
+ *   <li>{@code panamax.memory.maxWaitMillis}: how long an allocation over the limit waits for the GC
  *       to free memory before {@link OutOfMemoryError} (default 2000).</li>
  * </ul>
  */

@@ -26,7 +26,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 @AllocatesForCaller
 final class OpenClDevice implements ComputeDevice {
-    static final String MEMORY_LIMIT_PROPERTY = "panamax.compute.memoryLimit";
+    static final String MEMORY_LIMIT_PROPERTY = OpenClSettings.MEMORY_LIMIT.name();
 
     private final MemorySegment id;
     private final MemorySegment context;
@@ -129,7 +129,7 @@ final class OpenClDevice implements ComputeDevice {
      *                                  not a positive size that fits a long
      */
     static long memoryLimit(long deviceMemory) {
-        String v = System.getProperty(MEMORY_LIMIT_PROPERTY);
+        String v = OpenClSettings.MEMORY_LIMIT.raw();
         if (v == null || v.isBlank()) return deviceMemory;
         String s = v.strip().toLowerCase(Locale.ROOT);
         long unit = switch (s.charAt(s.length() - 1)) {

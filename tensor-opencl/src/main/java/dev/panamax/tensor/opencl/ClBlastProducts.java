@@ -35,7 +35,7 @@ final class ClBlastProducts {
 
     /** Products for {@code device}, or null when CLBlast is not installed or the device is not OpenCL. */
     static ClBlastProducts forDevice(ComputeDevice device) {
-        if (dev.panamax.core.Settings.bool("panamax.tensor.opencl.clblast", true) && ClBlast.unavailableReason() == null
+        if (OpenClTensorSettings.CLBLAST.get() && ClBlast.unavailableReason() == null
                 && device.info().backend().equalsIgnoreCase("opencl")) {
             return new ClBlastProducts(device.info().fp16());
         }

@@ -6,7 +6,7 @@ import dev.panamax.core.Settings;
 import java.util.List;
 
 /**
- * Which OpenCL device tensors use: {@value #PROPERTY} names it by index among the OpenCL devices
+ * Which OpenCL device tensors use: {@code panamax.tensor.device} names it by index among the OpenCL devices
  * ({@code 1}) or by a case-insensitive substring of its name ({@code H200}, {@code pthread}); unset,
  * the first GPU, else the first device.
  *
@@ -14,7 +14,7 @@ import java.util.List;
  * @param index  its index among the OpenCL devices
  */
 record DeviceChoice(ComputeDevice device, int index) {
-    static final String PROPERTY = "panamax.tensor.device";
+    static final String PROPERTY = OpenClTensorSettings.DEVICE.name();
 
     /** Every OpenCL device the compute API finds, in its order. */
     static List<ComputeDevice> openClDevices() {
@@ -33,7 +33,7 @@ record DeviceChoice(ComputeDevice device, int index) {
             throw new IllegalStateException("no OpenCL device found (install a driver: PoCL for the CPU, "
                     + "sudo apt-get install -y pocl-opencl-icd, or your GPU vendor's OpenCL driver)");
         }
-        String wanted = Settings.value(PROPERTY);
+        String wanted = OpenClTensorSettings.DEVICE.value();
         if (wanted == null || wanted.isBlank()) {
             for (int i = 0; i < devices.size(); i++) if (isGpu(devices.get(i))) return new DeviceChoice(devices.get(i), i);
             return new DeviceChoice(devices.getFirst(), 0);

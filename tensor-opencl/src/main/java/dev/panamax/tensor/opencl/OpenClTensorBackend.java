@@ -11,7 +11,6 @@ import dev.panamax.compute.DeviceMemoryException;
 import dev.panamax.compute.References;
 import dev.panamax.compute.StorageMode;
 import dev.panamax.compute.Validation;
-import dev.panamax.core.Settings;
 import dev.panamax.tensor.DType;
 import dev.panamax.tensor.spi.Backend;
 import dev.panamax.tensor.spi.Device;
@@ -52,8 +51,7 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
     public static final String NAME = "opencl";
     /** Kernels encoded before the open command buffer is committed without a sync. */
     public static final int DEFAULT_KERNELS_PER_COMMIT = 512;
-    private static final int KERNELS_PER_COMMIT = Settings.intValue("panamax.tensor.opencl.kernelsPerCommit",
-            DEFAULT_KERNELS_PER_COMMIT, 1, 1 << 20);
+    private static final int KERNELS_PER_COMMIT = OpenClTensorSettings.KERNELS_PER_COMMIT.get();
 
     private final ComputeDevice device;
     private final Device tag;

@@ -61,8 +61,8 @@ public final class CpuBackend implements Backend {
 
     /** A backend with the settings of the system properties. */
     public CpuBackend() {
-        this(dev.panamax.core.Settings.bool("panamax.tensor.lazy", true),
-                dev.panamax.core.Settings.intValue("panamax.tensor.recording", Recorder.DEFAULT_CAPACITY, 1, Integer.MAX_VALUE));
+        this(dev.panamax.tensor.TensorSettings.LAZY.get(),
+                dev.panamax.tensor.TensorSettings.RECORDING.get());
     }
 
     /** A backend that records ({@code lazy}) up to {@code capacity} kernels per crossing, or runs each at once. */

@@ -12,7 +12,7 @@ import java.lang.invoke.MethodHandle;
 
 /**
  * One thread budget for the whole process: the number of cores the cpu backend computes on, set by
- * {@value #PROPERTY} (default: half the available processors, at least 1; on a 2-core machine, 1;
+ * {@code panamax.threads} (default: half the available processors, at least 1; on a 2-core machine, 1;
  * at most {@value #MAX_PER_PROCESSOR} per available processor: a larger number is refused, naming the
  * setting and the range, rather than handed to libgomp, which ends the process when it cannot start
  * the threads).
@@ -39,7 +39,7 @@ import java.lang.invoke.MethodHandle;
  */
 public final class ThreadBudget {
     /** The system property that sets the budget. */
-    public static final String PROPERTY = "panamax.threads";
+    public static final String PROPERTY = dev.panamax.tensor.TensorSettings.THREADS.name();
 
     /** How many threads per available processor the budget may be at most. */
     public static final int MAX_PER_PROCESSOR = 4;
@@ -47,7 +47,7 @@ public final class ThreadBudget {
     private static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
 
     /**
-     * The budget, resolved from {@value #PROPERTY} when first asked for (not when {@link #check} or
+     * The budget, resolved from {@code panamax.threads} when first asked for (not when {@link #check} or
      * {@link #maximum} is used, so a front end may check a value, then set the property).
      */
     private static final class Resolved {
@@ -59,7 +59,7 @@ public final class ThreadBudget {
             int threads = 0;
             String error = null;
             try {
-                threads = resolve(System.getProperty(PROPERTY), PROCESSORS);
+                threads = resolve(dev.panamax.tensor.TensorSettings.THREADS.raw(), PROCESSORS);
             } catch (IllegalArgumentException e) {
                 error = e.getMessage();
             }
@@ -75,7 +75,7 @@ public final class ThreadBudget {
     /**
      * The number of threads the kernels compute on.
      *
-     * @throws IllegalArgumentException when {@value #PROPERTY} is not a whole number from 1 to {@link #maximum()}
+     * @throws IllegalArgumentException when {@code panamax.threads} is not a whole number from 1 to {@link #maximum()}
      */
     public static int threads() {
         if (Resolved.SETTING_ERROR != null) throw new IllegalArgumentException(Resolved.SETTING_ERROR);

@@ -1,9 +1,7 @@
 package dev.panamax.tensor.spi;
 
-import dev.panamax.core.Settings;
 import dev.panamax.core.memory.BufferPool;
 import dev.panamax.core.memory.NativeBuffer;
-import dev.panamax.core.memory.NativeMemory;
 import dev.panamax.core.memory.PoolMetrics;
 import dev.panamax.core.memory.SegmentAccess;
 
@@ -46,10 +44,10 @@ public final class StoragePool {
     public static final int DEFAULT_MAX_IDLE_PER_CLASS = 1024;
     /** Storage this large or larger comes from the pool; smaller storage straight from {@code malloc}. */
     public static final long MIN_POOLED_BYTES = 1024;
-    private static final boolean ENABLED = Settings.bool("panamax.tensor.pool", true);
+    private static final boolean ENABLED = dev.panamax.tensor.TensorSettings.POOL.get();
     private static final BufferPool POOL = BufferPool.createForProcess(
-            Settings.intValue("panamax.tensor.pool.maxIdlePerClass", DEFAULT_MAX_IDLE_PER_CLASS, 0, Integer.MAX_VALUE),
-            Settings.bytes("panamax.tensor.pool.maxIdleBytes", NativeMemory.limitBytes() / 8));
+            dev.panamax.tensor.TensorSettings.POOL_MAX_IDLE_PER_CLASS.get(),
+            dev.panamax.tensor.TensorSettings.POOL_MAX_IDLE_BYTES.get());
 
     private StoragePool() {}
 

@@ -1,5 +1,6 @@
 package dev.panamax.core.internal.memory;
 
+import dev.panamax.core.CoreSettings;
 import dev.panamax.core.Settings;
 
 import java.io.IOException;
@@ -10,21 +11,21 @@ import java.util.Locale;
 /**
  * The native memory budget's settings, read once from system properties.
  *
- * @param limitBytes         hard limit on reserved native bytes ({@value #LIMIT_PROPERTY})
+ * @param limitBytes         hard limit on reserved native bytes ({@code panamax.memory.limit})
  * @param softLimitFraction  above this fraction of the limit every reservation also cleans what
- *                           the GC found unreachable ({@value #SOFT_LIMIT_PROPERTY})
+ *                           the GC found unreachable ({@code panamax.memory.softLimit})
  * @param shadowFraction     the heap shadows of a whole budget add up to this fraction of the
- *                           maximum heap ({@value #SHADOW_PROPERTY})
+ *                           maximum heap ({@code panamax.memory.shadowFraction})
  * @param maxWaitMillis      how long an over-limit reservation waits for the GC before
- *                           {@link OutOfMemoryError} ({@value #MAX_WAIT_PROPERTY})
+ *                           {@link OutOfMemoryError} ({@code panamax.memory.maxWaitMillis})
  * @param maxNudgeBytes      the largest heap-pressure allocation one wait step makes
  */
 public record MemoryConfig(long limitBytes, double softLimitFraction, double shadowFraction,
                            long maxWaitMillis, long maxNudgeBytes) {
-    public static final String LIMIT_PROPERTY = "panamax.memory.limit";
-    public static final String SOFT_LIMIT_PROPERTY = "panamax.memory.softLimit";
-    public static final String SHADOW_PROPERTY = "panamax.memory.shadowFraction";
-    public static final String MAX_WAIT_PROPERTY = "panamax.memory.maxWaitMillis";
+    public static final String LIMIT_PROPERTY = CoreSettings.MEMORY_LIMIT.name();
+    public static final String SOFT_LIMIT_PROPERTY = CoreSettings.MEMORY_SOFT_LIMIT.name();
+    public static final String SHADOW_PROPERTY = CoreSettings.MEMORY_SHADOW_FRACTION.name();
+    public static final String MAX_WAIT_PROPERTY = CoreSettings.MEMORY_MAX_WAIT_MILLIS.name();
 
     public MemoryConfig {
         if (limitBytes <= 0) throw new IllegalArgumentException("bad memory limit: limitBytes=" + limitBytes + " expected=positive");
@@ -37,13 +38,13 @@ public record MemoryConfig(long limitBytes, double softLimitFraction, double sha
 
     public static MemoryConfig fromSystemProperties() {
         long maxHeap = Runtime.getRuntime().maxMemory();
-        long limitBytes = Settings.bytes(LIMIT_PROPERTY, -1);
+        long limitBytes = CoreSettings.MEMORY_LIMIT.value() == null ? -1 : CoreSettings.MEMORY_LIMIT.get();
         if (limitBytes == 0) throw Settings.bad(LIMIT_PROPERTY, System.getProperty(LIMIT_PROPERTY), "a positive byte count (e.g. 512m, 4g)");
         if (limitBytes < 0) limitBytes = defaultLimit(physicalMemory(), maxHeap);
         return new MemoryConfig(limitBytes,
-                Settings.number(SOFT_LIMIT_PROPERTY, 0.5, f -> f > 0 && f <= 1, "a fraction in (0, 1], e.g. 0.5"),
-                Settings.number(SHADOW_PROPERTY, 0.5, f -> f >= 0 && f <= 0.9, "a fraction in [0, 0.9], e.g. 0.5"),
-                Settings.longValue(MAX_WAIT_PROPERTY, 2000, 0, Long.MAX_VALUE),
+                CoreSettings.MEMORY_SOFT_LIMIT.get(),
+                CoreSettings.MEMORY_SHADOW_FRACTION.get(),
+                CoreSettings.MEMORY_MAX_WAIT_MILLIS.get(),
                 Math.max(1L << 20, maxHeap / 8));
     }
 
