@@ -25,8 +25,8 @@ import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** {@code panamax demo}: short trainings end to end (accuracy, JSON, PNG) and every kind of bad {@code --data} file. */
-class DemoCommandTest {
+/** {@code panamax demo mlp}: short trainings end to end (accuracy, JSON, PNG) and every kind of bad {@code --data} file. */
+class MlpDemoCommandTest {
     /** Small enough to train in a few seconds on the reference backend, large enough to learn the spiral. */
     static final String[] SHORT = {"--steps", "80", "--hidden", "48", "--lr", "0.01"};
 
@@ -38,9 +38,10 @@ class DemoCommandTest {
         try {
             System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
             System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-            String[] all = new String[args.length + 1];
+            String[] all = new String[args.length + 2];
             all[0] = "demo";
-            System.arraycopy(args, 0, all, 1, args.length);
+            all[1] = "mlp";
+            System.arraycopy(args, 0, all, 2, args.length);
             int code = Main.run(all);
             return new Run(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
         } finally {
@@ -170,7 +171,7 @@ class DemoCommandTest {
         // a JVM of its own: the budget is fixed when the cpu backend first loads
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                "demo", "--steps", "5", "--hidden", "8", "--backend", "cpu", "--threads", "2");
+                "demo", "mlp", "--steps", "5", "--hidden", "8", "--backend", "cpu", "--threads", "2");
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES), "the child finished");
@@ -233,7 +234,7 @@ class DemoCommandTest {
         Path png = Files.write(dir.resolve("old.png"), new byte[] {1, 2, 3});
         // a 16 KiB file size limit: the PNG (tens of KiB) cannot be written, as on a full disk
         List<String> childCommand = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "demo"));
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), Main.class.getName(), "demo", "mlp"));
         childCommand.addAll(List.of(with(SHORT, "--backend", "reference", "--plot", png.toString())));
         StringBuilder command = new StringBuilder("ulimit -f 16; exec");
         for (String a : childCommand) command.append(" '").append(a.replace("'", "'\\''")).append('\'');
