@@ -82,9 +82,9 @@ record TextCorpus(String description, int[] vocabulary, int[] ids) {
         return corpus;
     }
 
-    /** The fewest characters a text needs: {@code context + 1} in each of its two parts. */
+    /** The fewest characters a text needs: {@code context + 1} in its validation part, the last 10%. */
     static int minimumLength(int context) {
-        return (int) Math.ceil((context + 1) / VALIDATION_FRACTION);
+        return (context + 1) * 10;
     }
 
     static TextCorpus of(String description, String text) {

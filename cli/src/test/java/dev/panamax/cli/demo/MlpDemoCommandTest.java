@@ -33,15 +33,16 @@ class MlpDemoCommandTest {
     record Run(int exit, String out, String err) {}
 
     static Run demo(String... args) {
+        return run(with(new String[] {"demo", "mlp"}, args));
+    }
+
+    /** Runs {@code panamax ARGS} in this JVM, capturing its output. */
+    static Run run(String... all) {
         PrintStream out = System.out, err = System.err;
         ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
         try {
             System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
             System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-            String[] all = new String[args.length + 2];
-            all[0] = "demo";
-            all[1] = "mlp";
-            System.arraycopy(args, 0, all, 2, args.length);
             int code = Main.run(all);
             return new Run(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
         } finally {
