@@ -19,7 +19,7 @@ class HelpTest {
 
     @Test
     void everySubcommandTakesHelp() {
-        for (String[] command : new String[][] {{"demo"}, {"info"}, {"abi"}, {"bindgen"}, {"bindgen", "import"}}) {
+        for (String[] command : new String[][] {{"demo"}, {"demo", "mlp"}, {"demo", "cnn"}, {"info"}, {"abi"}, {"bindgen"}, {"bindgen", "import"}}) {
             String[] args = java.util.Arrays.copyOf(command, command.length + 1);
             args[command.length] = "--help";
             AbiCommandTest.Run r = AbiCommandTest.run(args);

@@ -114,7 +114,7 @@ class OutputPathsTest {
         picocli.CommandLine.TypeConversionException e = assertThrows(picocli.CommandLine.TypeConversionException.class,
                 () -> UserPaths.converted(""));
         assertEquals("the path is empty; expected a file or directory", e.getMessage());
-        AbiCommandTest.Run demo = AbiCommandTest.run("demo", "--json", "");
+        AbiCommandTest.Run demo = AbiCommandTest.run("demo", "mlp", "--json", "");
         assertEquals(2, demo.exit());
         assertTrue(demo.err().contains("the path is empty; expected a file or directory"), demo.err());
     }

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import static dev.panamax.cli.demo.DemoCommandTest.demo;
+import static dev.panamax.cli.demo.MlpDemoCommandTest.demo;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
@@ -31,13 +31,13 @@ class OpenClDemoTest {
     @AfterEach
     void forgetTheDevice() {
         // --device sets the property the opencl backend reads when it is made
-        System.clearProperty(DemoCommand.DEVICE_PROPERTY);
+        System.clearProperty(MlpDemoCommand.DEVICE_PROPERTY);
     }
 
     @Test
     void trainsOnTheOpenClDeviceAndSaysWhichOne(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("opencl.json");
-        DemoCommandTest.Run r = demo(DemoCommandTest.with(SHORT, "--backend", "opencl", "--device", "0", "--json", json.toString()));
+        MlpDemoCommandTest.Run r = demo(MlpDemoCommandTest.with(SHORT, "--backend", "opencl", "--device", "0", "--json", json.toString()));
         assertEquals(0, r.exit(), r.err() + r.out());
         String device = ComputeDevice.all().stream().filter(d -> d.info().backend().equalsIgnoreCase("opencl")).findFirst()
                 .orElseThrow().info().name();
@@ -74,7 +74,7 @@ class OpenClDemoTest {
         String name = ComputeDevice.all().stream().filter(d -> d.info().backend().equalsIgnoreCase("opencl")).findFirst()
                 .orElseThrow().info().name();
         String part = name.substring(0, Math.min(7, name.length())).toUpperCase(Locale.ROOT);
-        DemoCommandTest.Run r = demo("--steps", "3", "--hidden", "8", "--backend", "opencl", "--device", part);
+        MlpDemoCommandTest.Run r = demo("--steps", "3", "--hidden", "8", "--backend", "opencl", "--device", part);
         assertEquals(0, r.exit(), r.err() + r.out());
         assertTrue(r.out().contains("training on opencl:"), r.out());
         assertTrue(r.out().contains(name), r.out());
@@ -83,7 +83,7 @@ class OpenClDemoTest {
     @Test
     void hostBackendsTrainInHostMemory() {
         for (String backend : List.of("cpu", "reference")) {
-            DemoCommandTest.Run r = demo("--steps", "3", "--hidden", "8", "--backend", backend);
+            MlpDemoCommandTest.Run r = demo("--steps", "3", "--hidden", "8", "--backend", backend);
             assertEquals(0, r.exit(), r.err() + r.out());
             assertTrue(r.out().contains("training on " + backend + " (host memory)\n"), r.out());
         }
@@ -91,7 +91,7 @@ class OpenClDemoTest {
 
     @Test
     void aDeviceForAHostBackendIsRefusedBeforeTraining() {
-        DemoCommandTest.Run r = demo("--steps", "3", "--backend", "cpu", "--device", "0");
+        MlpDemoCommandTest.Run r = demo("--steps", "3", "--backend", "cpu", "--device", "0");
         assertEquals(2, r.exit(), r.out());
         assertTrue(r.err().contains("--device=0: the cpu backend computes in host memory and has no devices to choose; "
                 + "expected --backend opencl"), r.err());
@@ -100,7 +100,7 @@ class OpenClDemoTest {
 
     @Test
     void aDeviceNoneMatchesIsOneErrorListingTheDevicesAndTheOtherBackends() {
-        DemoCommandTest.Run r = demo("--steps", "3", "--backend", "opencl", "--device", "no-such-device");
+        MlpDemoCommandTest.Run r = demo("--steps", "3", "--backend", "opencl", "--device", "no-such-device");
         assertEquals(1, r.exit(), r.out() + r.err());
         assertTrue(r.err().startsWith("panamax demo: tensor backend 'opencl' cannot run here: "), r.err());
         assertTrue(r.err().contains("no-such-device") && r.err().contains("0: "), "names the setting and the devices: " + r.err());
@@ -113,7 +113,7 @@ class OpenClDemoTest {
     void withoutAnOpenClDeviceTheErrorSaysWhyAndListsTheOtherBackends(@TempDir Path noDrivers) throws Exception {
         // a JVM of its own whose ICD loader finds no driver: the machine as it is without an OpenCL device
         ChildJvm c = ChildJvm.run(Main.class, List.of(), Map.of("OCL_ICD_VENDORS", noDrivers.toString()),
-                "demo", "--steps", "3", "--backend", "opencl");
+                "demo", "mlp", "--steps", "3", "--backend", "opencl");
         assertEquals(1, c.exitCode(), c.output());
         assertTrue(c.output().contains("panamax demo: tensor backend 'opencl' cannot run here: no OpenCL device found"), c.output());
         assertTrue(c.output().contains("the other tensor backends: cpu (default), reference"), c.output());

@@ -1,0 +1,70 @@
+package dev.panamax.tensor.nn;
+
+import dev.panamax.tensor.Tensor;
+import dev.panamax.tensor.TensorException;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.random.RandomGenerator;
+
+/**
+ * A GPT-style decoder-only language model: token and learned position embeddings (normal, std 0.02),
+ * {@link GptConfig#layers()} pre-LayerNorm {@link TransformerBlock}s, a final LayerNorm and an untied
+ * linear head giving one logit per token of the vocabulary. Parameters are named
+ * {@code tokens.weight}, {@code positions.weight}, {@code blocks.<i>.*}, {@code ln_f.*} and {@code head.weight}.
+ *
+ * <pre>{@code
+ * var gpt = new Gpt(new GptConfig(65, 128, 128, 4, 4), new SplittableRandom(0));
+ * Tensor logits = gpt.forward(ids);   // ids (N, T) integers, T <= 128 -> (N, T, 65)
+ * }</pre>
+ */
+public final class Gpt implements Module {
+    private final GptConfig config;
+    private final Tensor tokens;
+    private final Tensor positions;
+    private final List<TransformerBlock> blocks;
+    private final LayerNorm lnF;
+    private final Linear head;
+
+    public Gpt(GptConfig config, RandomGenerator rng) {
+        this.config = config;
+        this.tokens = Parameters.normal(rng, 0.02, config.vocabSize(), config.dim());
+        this.positions = Parameters.normal(rng, 0.02, config.contextLength(), config.dim());
+        List<TransformerBlock> b = new ArrayList<>();
+        for (int i = 0; i < config.layers(); i++) b.add(new TransformerBlock(config.dim(), config.heads(), rng));
+        this.blocks = List.copyOf(b);
+        this.lnF = new LayerNorm(config.dim());
+        this.head = new Linear(config.dim(), config.vocabSize(), false, rng);
+    }
+
+    public GptConfig config() {
+        return config;
+    }
+
+    /** Token ids {@code (N, T)} (integers below the vocabulary size, {@code T} at most the context length) to logits {@code (N, T, vocab)}. */
+    @Override
+    public Tensor forward(Tensor ids) {
+        if (ids.rank() != 2 || ids.dtype().isFloating() || ids.dim(1) < 1 || ids.dim(1) > config.contextLength()) {
+            throw new TensorException("Gpt", "ids " + ids.shape() + " " + ids.dtype().label() + "; expected integer token ids (N, T) with 1 <= T <= "
+                    + config.contextLength());
+        }
+        int n = ids.dim(0), t = ids.dim(1), e = config.dim();
+        Tensor x = tokens.indexSelect(0, ids.reshape(-1)).reshape(n, t, e).add(positions.slice(0, 0, t));
+        for (TransformerBlock block : blocks) x = block.forward(x);
+        Tensor rows = lnF.forward(x).reshape(-1, e);
+        return head.forward(rows).reshape(n, t, config.vocabSize());
+    }
+
+    @Override
+    public Map<String, Tensor> namedParameters() {
+        Map<String, Tensor> m = new LinkedHashMap<>();
+        m.put("tokens.weight", tokens);
+        m.put("positions.weight", positions);
+        for (int i = 0; i < blocks.size(); i++) TransformerBlock.put(m, "blocks." + i + ".", blocks.get(i));
+        TransformerBlock.put(m, "ln_f.", lnF);
+        TransformerBlock.put(m, "head.", head);
+        return m;
+    }
+}
