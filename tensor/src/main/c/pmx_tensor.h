@@ -51,7 +51,9 @@ enum { PMX_F32 = 0, PMX_I32 = 1, PMX_I64 = 2, PMX_F16 = 3 };
 #define PMX_GRAIN_ADAM (1 << 16)         /* parameters of an Adam update (3 reads, 3 writes, a sqrt, a divide) */
 #define PMX_GRAIN_SOFTMAX (1 << 14)      /* logits of a cross-entropy (an exp each) */
 #define PMX_GRAIN_GATHER (1 << 17)       /* elements moved by an index_select or index_add */
-#define PMX_GRAIN_MAC (1 << 21)          /* multiply-adds of a product (~0.025 ns each in sgemm) */
+#define PMX_GRAIN_MAC (1 << 24)          /* multiply-adds of a product (~0.025 ns each in sgemm; a team costs
+                                            sgemm its packing again per thread, so ~0.4 ms: a 256^3 product
+                                            stays on one thread, a 1024x784x1024 one takes 49 grains) */
 
 int pmx_threads_for(int64_t work, int64_t grain);
 
