@@ -281,9 +281,9 @@ static int64_t grain_of(int op) {
     switch (op) {
         case OP_EXP: case OP_LOG: case OP_GELU: case OP_GELU_TANH: case OP_SIGMOID: case OP_TANH: case OP_POW:
         case OP_POW_SCALAR: case OP_GELU_BWD: case OP_GELU_TANH_BWD: case OP_ERF:
-            return 1 << 12;
+            return PMX_GRAIN_TRANSCENDENTAL;
         default:
-            return 1 << 15;
+            return PMX_GRAIN_STREAM;
     }
 }
 

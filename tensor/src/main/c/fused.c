@@ -44,7 +44,7 @@ static void adam_span(const int64_t *d, int64_t start, int64_t end) {
 PMX_KERNEL(adam) {
     int64_t n = d[0];
     if (n <= 0) return 0;
-    pmx_parallel(d, n, pmx_threads_for(n, 1 << 14), adam_span);
+    pmx_parallel(d, n, pmx_threads_for(n, PMX_GRAIN_ADAM), adam_span);
     return 0;
 }
 
@@ -86,10 +86,27 @@ PMX_KERNEL(cross_entropy) {
         int64_t k = label_at(d, i);
         if (k < 0 || k >= c) return i + 1;
     }
+    int nth = pmx_threads_for(n * c, PMX_GRAIN_SOFTMAX);
+    if (nth > n) nth = (int) n;
     double total = 0;
-    int nth = pmx_threads_for(n * c, 1 << 14);
-#pragma omp parallel for num_threads(nth) schedule(static) reduction(+ : total) if (nth > 1)
-    for (int64_t i = 0; i < n; i++) total += cross_entropy_row(d, i, label_at(d, i));
+    if (nth <= 1) {
+        for (int64_t i = 0; i < n; i++) total += cross_entropy_row(d, i, label_at(d, i));
+    } else {
+        /* each thread sums its share of rows in order, the shares are added in thread order: one
+           result per team size, whichever thread finishes first (an OpenMP reduction combines in
+           finishing order) */
+        double partial[nth];
+        for (int t = 0; t < nth; t++) partial[t] = 0;
+#pragma omp parallel num_threads(nth)
+        {
+            int64_t s, e;
+            double sum = 0;
+            pmx_share(n, omp_get_thread_num(), omp_get_num_threads(), &s, &e);
+            for (int64_t i = s; i < e; i++) sum += cross_entropy_row(d, i, label_at(d, i));
+            partial[omp_get_thread_num()] = sum;
+        }
+        for (int t = 0; t < nth; t++) total += partial[t];
+    }
     *PMX_PTR(d, 8, float) = (float) (total / (double) n);
     return 0;
 }

@@ -24,7 +24,7 @@ PMX_KERNEL(index) {
         if (k < 0 || k >= v) return i + 1;
     }
     char *table = PMX_PTR(d, 7, char), *gathered = PMX_PTR(d, 8, char);
-    int nth = pmx_threads_for(outer * n * inner, 1 << 15);
+    int nth = pmx_threads_for(outer * n * inner, PMX_GRAIN_GATHER);
     if (op == 0) {
         int64_t row = inner * d[9];
 #pragma omp parallel for num_threads(nth) schedule(static) if (nth > 1)

@@ -79,7 +79,7 @@ static void gemm_rows(const int64_t *d, int64_t b, int64_t m0, int64_t m1) {
 PMX_KERNEL(matmul) {
     int64_t batch = d[0], m = d[1], n = d[2], k = d[3];
     if (batch <= 0 || m <= 0 || n <= 0) return 0;
-    int nth = pmx_threads_for(batch * m * n * (k > 0 ? k : 1), 1 << 18);
+    int nth = pmx_threads_for(batch * m * n * (k > 0 ? k : 1), PMX_GRAIN_MAC);
     if (nth == 1) {
         for (int64_t b = 0; b < batch; b++) gemm_rows(d, b, 0, m);
         return 0;

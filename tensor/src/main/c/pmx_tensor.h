@@ -38,7 +38,23 @@ static inline double pmx_word_double(const int64_t *d, int i) {
 /* Dtype codes, as dev.panamax.tensor.cpu.Descriptor numbers them. */
 enum { PMX_F32 = 0, PMX_I32 = 1, PMX_I64 = 2, PMX_F16 = 3 };
 
-/* Threads: the budget (pmx_t_set_threads), and how many of them a job of `work` units deserves. */
+/*
+ * Threads: the budget (pmx_t_set_threads), and how many of them a job deserves. A job of `work`
+ * units gets one thread per whole `grain` of units, at most the budget, and a team only from two
+ * grains up: min(budget, work / grain), or 1 below 2 * grain. A grain is about 50 us of one core's
+ * work, so that a thread is woken only for work that outweighs waking it, even on a loaded machine
+ * where a woken thread may wait for a core (PyTorch's at::parallel_for uses 32768 elements for every
+ * op; ours are sized per op kind from what an element costs):
+ */
+#define PMX_GRAIN_STREAM (1 << 17)       /* elements of a cheap elementwise op, a copy, a sum (~0.4 ns each) */
+#define PMX_GRAIN_TRANSCENDENTAL (1 << 14) /* elements of exp, log, tanh, erf, pow, ... (~3 ns each) */
+#define PMX_GRAIN_ADAM (1 << 16)         /* parameters of an Adam update (3 reads, 3 writes, a sqrt, a divide) */
+#define PMX_GRAIN_SOFTMAX (1 << 14)      /* logits of a cross-entropy (an exp each) */
+#define PMX_GRAIN_GATHER (1 << 17)       /* elements moved by an index_select or index_add */
+#define PMX_GRAIN_MAC (1 << 24)          /* multiply-adds of a product (~0.025 ns each in sgemm; a team costs
+                                            sgemm its packing again per thread, so ~0.4 ms: a 256^3 product
+                                            stays on one thread, a 1024x784x1024 one takes 49 grains) */
+
 int pmx_threads_for(int64_t work, int64_t grain);
 
 /* Work on units [start, end) of a descriptor's job. */

@@ -86,7 +86,7 @@ PMX_KERNEL(reduce) {
     int nd = (int) d[1];
     if (outputs <= 0) return 0;
     if (len <= 0 || nd < 1 || nd > PMX_MAX_DIMS) return -1;
-    int nth = pmx_threads_for(outputs * len, 1 << 15);
+    int nth = pmx_threads_for(outputs * len, PMX_GRAIN_STREAM);
     pmx_parallel(d, outputs, nth > outputs ? (int) outputs : nth, reduce_range);
     return 0;
 }

@@ -152,10 +152,15 @@ public final class ThreadBudget {
     }
 
     /**
-     * Runs {@code action} with the kernels' OpenMP teams at {@code threads} instead of the budget, then
-     * restores it: for tests of the parallel paths on any machine. Not for concurrent use.
+     * Runs {@code action} with the kernels' budget at {@code threads} instead of {@value #PROPERTY}, then
+     * restores it: for tests of the parallel paths on any machine, and for measurements that compare
+     * thread counts side by side in one process. Kernels still size each team from their work (a
+     * small op stays on one thread). Not for concurrent use: the budget is the process's.
+     *
+     * @throws IllegalArgumentException when {@code threads} is not from 1 to {@link #maximum()}
      */
-    static void withThreads(int threads, Runnable action) {
+    public static void withThreads(int threads, Runnable action) {
+        check("threads", threads);
         setKernelThreads(CpuKernel.Library.KERNELS, threads);
         try {
             action.run();
