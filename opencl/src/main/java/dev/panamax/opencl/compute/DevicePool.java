@@ -138,6 +138,36 @@ final class DevicePool {
         }
     }
 
+    private Block create(long size, StorageMode mode) {
+        try (Arena scratch = Arena.ofConfined()) {
+            MemorySegment err = scratch.allocate(ValueLayout.JAVA_INT);
+            if (mode == StorageMode.PRIVATE) {
+                MemorySegment mem = Cl.created(CL.clCreateBuffer(device.context(), CL.CL_MEM_READ_WRITE, size, MemorySegment.NULL, err),
+                        err, "clCreateBuffer");
+                return new Block(mem.address(), size, mode, null, 0);
+            }
+            Arena host = Arena.ofShared();
+            try {
+                MemorySegment memory = host.allocate(size, 4096);
+                MemorySegment mem = Cl.created(CL.clCreateBuffer(device.context(), CL.CL_MEM_READ_WRITE | CL.CL_MEM_USE_HOST_PTR, size, memory, err),
+                        err, "clCreateBuffer");
+                return new Block(mem.address(), size, mode, host, memory.address());
+            } catch (Throwable t) {
+                host.close();
+                throw t;
+            }
+        }
+    }
+
+    private void release(Block b) {
+        try {
+            Cl.check(CL.clReleaseMemObject(MemorySegment.ofAddress(b.mem())), "clReleaseMemObject");
+        } finally {
+            if (b.host() != null) b.host().close();
+            budget.unreserve(b.bytes());
+        }
+    }
+
     private DeviceMemoryException exhausted(long requested, long size) {
         record Site(String where, long[] countBytes) {}
         Map<String, long[]> bySite = new HashMap<>();
