@@ -140,7 +140,8 @@
 /// **Device memory.** Each device has a `MemoryBudget` (core: a budget of its own with the native
 /// budget's stages: clean what the GC found, trim pools, nudge the collector and wait; no
 /// `System.gc()`) of `-Dpanamax.compute.memoryLimit` or the device's global memory, and a `DevicePool`
-/// of `cl_mem` blocks in power-of-two classes (64 B to 1 GiB), reserved with their class size when made
+/// of `cl_mem` blocks in power-of-two classes (64 B to 1 GiB; core's `SizeClassPool`, as host memory's
+/// `BufferPool`), reserved with their class size when made
 /// and kept reserved while idle (idle total at most a quarter of the limit; trimmed first under
 /// pressure). A buffer holds a heap shadow sized against the device budget, so the GC sees device
 /// memory; its block is owned by a `BlockHandle` (a `NativeHandle`: closing or the GC gives it back to

@@ -7,10 +7,6 @@ import dev.panamax.core.internal.memory.Tracked;
 import dev.panamax.core.internal.memory.TypeCounter;
 
 import java.lang.ref.WeakReference;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
@@ -19,7 +15,9 @@ import java.util.function.LongSupplier;
  * bytes. A {@link PooledBuffer} whose reference count drops to zero goes back to its class instead
  * of to free(), unless that would pass the cap on idle blocks per class or on idle bytes for the
  * whole pool, in which case it is freed.
- * {@link #trim()} frees idle blocks on demand; the budget also trims pools when it runs short.
+ * {@link #trim()} frees idle blocks on demand; the budget also trims pools when it runs short. The
+ * size classes, caps, trimming and metrics are a {@link SizeClassPool} of host blocks from the C
+ * allocator, the same algorithm a compute device pools its buffers with.
  *
  * <p>Every block has a heap shadow, so the GC sees every native byte the pool holds as it sees a
  * {@link NativeBuffer}'s: a lease holds its block's shadow as its handle's shadow, an idle block
@@ -50,8 +48,6 @@ public final class BufferPool implements AutoCloseable {
     public static final long MIN_CLASS = 64;
     /** Largest size class in bytes (1 GiB); larger requests are not pooled. */
     public static final long MAX_CLASS = 1L << 30;
-    private static final int MIN_SHIFT = 6;
-    private static final int MAX_SHIFT = 30;
     /**
      * Alignment of every pooled block: a cache line, and the widest vector load. (malloc's 16 bytes
      * put large arrays at a page plus 16, which costs OpenBLAS's sgemm 2-3% on a 1024 x 1024 product.)
@@ -125,10 +121,10 @@ public final class BufferPool implements AutoCloseable {
         long classSize = classSizeFor(bytes);
         state.checkOpen();
         if (classSize < 0) {
-            state.unpooled.increment();
+            state.blocks.countUnpooled();
             return NativeBuffer.allocate(bytes, access, false);
         }
-        return state.classes[Long.numberOfTrailingZeros(classSize) - MIN_SHIFT].lease(bytes, access);
+        return state.lease(bytes, classSize, access);
     }
 
     /** Frees every idle block; returns the bytes freed. */
@@ -143,20 +139,7 @@ public final class BufferPool implements AutoCloseable {
 
     /** Hits, misses, allocations, frees, bytes in use and idle, in total and per size class. */
     public PoolMetrics metrics() {
-        List<SizeClassMetric> classes = new ArrayList<>();
-        long hits = 0, misses = state.unpooled.sum(), allocs = 0, frees = 0, inUse = 0, idle = 0;
-        for (SizeClass c : state.classes) {
-            SizeClassMetric m = c.metric();
-            if (m.hits() + m.misses() + m.idle() == 0) continue;
-            classes.add(m);
-            hits += m.hits();
-            misses += m.misses();
-            allocs += m.allocations();
-            frees += m.frees();
-            inUse += m.bytesInUse();
-            idle += m.bytesIdle();
-        }
-        return new PoolMetrics(hits, misses, allocs, frees, inUse, idle, classes);
+        return state.blocks.metrics();
     }
 
     /** Whether the pool still hands out buffers (a process pool always does). */
@@ -194,45 +177,22 @@ public final class BufferPool implements AutoCloseable {
         }
     }
 
-    /** The pool's state: size classes and idle accounting, never the pool itself. */
-    private static final class PoolState {
-        final SizeClass[] classes = new SizeClass[MAX_SHIFT - MIN_SHIFT + 1];
-        final int maxIdlePerClass;
-        final long maxIdleBytes;
-        final AtomicLong idleBytes = new AtomicLong();
-        final LongAdder unpooled = new LongAdder();
-        private volatile boolean closed;
+    /** The pool's state: host blocks in size classes, never the pool itself. */
+    private static final class PoolState implements BlockAllocator<HostBlock> {
+        /** Blocks this large ask for transparent huge pages, as a {@link NativeBuffer} of that size does. */
+        private static final long HUGE_PAGE_THRESHOLD = 4L << 20;
+        final SizeClassPool<HostBlock> blocks;
 
         PoolState(int maxIdlePerClass, long maxIdleBytes) {
-            this.maxIdlePerClass = maxIdlePerClass;
-            this.maxIdleBytes = maxIdleBytes;
-            for (int i = 0; i < classes.length; i++) classes[i] = new SizeClass(this, 1L << (i + MIN_SHIFT));
+            this.blocks = new SizeClassPool<>(this, 1, maxIdlePerClass, maxIdleBytes);
         }
 
         boolean isReleased() {
-            return closed;
+            return blocks.isClosed();
         }
 
         void close() {
-            closed = true;
-            trim(0);
-        }
-
-        void idleChanged(long delta) {
-            idleBytes.addAndGet(delta);
-            Budget.pooledIdleChanged(delta);
-        }
-
-        /** Counts {@code size} more idle bytes unless that passes the global cap. */
-        boolean tryAddIdle(long size) {
-            while (true) {
-                long cur = idleBytes.get();
-                if (cur + size > maxIdleBytes) return false;
-                if (idleBytes.compareAndSet(cur, cur + size)) {
-                    Budget.pooledIdleChanged(size);
-                    return true;
-                }
-            }
+            blocks.close();
         }
 
         void checkOpen() {
@@ -240,146 +200,99 @@ public final class BufferPool implements AutoCloseable {
         }
 
         long trim(long keepIdleBytes) {
-            long freed = 0;
-            for (int i = classes.length - 1; i >= 0 && idleBytes.get() > keepIdleBytes; i--) {
-                freed += classes[i].trim(keepIdleBytes);
-            }
-            return freed;
-        }
-    }
-
-    /**
-     * One size class: a stack of idle blocks (address and heap shadow) under its own lock, and its
-     * counters.
-     */
-    private static final class SizeClass {
-        /** Blocks this large ask for transparent huge pages, as a {@link NativeBuffer} of that size does. */
-        private static final long HUGE_PAGE_THRESHOLD = 4L << 20;
-        final PoolState pool;
-        final long size;
-        /** The release action of blocks without a shadow (small ones): back to this class. */
-        private final NativeHandle.ReleaseAction giveBackUnshadowed;
-        private long[] idle = new long[4];
-        private Object[] idleShadows = new Object[4];
-        private int count;
-        private long hits, misses, allocations, frees, inUse; // guarded by this
-
-        SizeClass(PoolState pool, long size) {
-            this.pool = pool;
-            this.size = size;
-            this.giveBackUnshadowed = (address, byteSize) -> giveBack(address, null);
+            return blocks.trim(keepIdleBytes);
         }
 
-        /** A lease of an idle block, or of a new one reserved, allocated and shadowed. */
-        PooledBuffer lease(long bytes, SegmentAccess access) {
-            long address;
-            Object shadow;
-            synchronized (this) {
-                if (count > 0) {
-                    hits++;
-                    inUse++;
-                    address = idle[--count];
-                    shadow = idleShadows[count];
-                    idleShadows[count] = null;
-                    pool.idleChanged(-size);
-                } else {
-                    misses++;
-                    address = 0;
-                    shadow = null;
-                }
-            }
-            if (address != 0 && shadow == null) {
-                // the block came back without its shadow (its last lease was dropped, not closed):
-                // this lease tells the GC about its bytes afresh, as a new allocation would
+        /** A lease of an idle block (with the shadow it came back with), or of a new one reserved, allocated and shadowed. */
+        PooledBuffer lease(long bytes, long classSize, SegmentAccess access) {
+            HostBlock block = blocks.acquire(classSize, 0);
+            Object shadow = block.shadow;
+            if (shadow != null) {
+                block.shadow = null;
+            } else {
+                // a new block, or one that came back without its shadow (its last lease was dropped,
+                // not closed): this lease tells the GC about its bytes afresh, as a new allocation would
                 try {
-                    shadow = Shadow.of(size);
+                    shadow = Shadow.of(classSize);
                 } catch (Throwable t) {
-                    giveBack(address, null);
+                    blocks.release(block, classSize, 0);
                     throw t;
-                }
-            }
-            if (address == 0) {
-                address = allocate();
-                try {
-                    shadow = Shadow.of(size);
-                } catch (Throwable t) {
-                    freeBlock(address);
-                    throw t;
-                }
-                synchronized (this) {
-                    allocations++;
-                    inUse++;
                 }
             }
             // the action carries the shadow back with the block when it is still there (released by
             // code); it refers to the shadow weakly and never to the buffer, so a lease the GC finds
             // unreachable takes its shadow with it
-            WeakReference<Object> kept = shadow == null ? null : new WeakReference<>(shadow);
-            NativeHandle.ReleaseAction giveBack = kept == null ? giveBackUnshadowed : (a, n) -> giveBack(a, kept.get());
-            return new PooledBuffer(address, bytes, size, access, giveBack, shadow);
+            NativeHandle.ReleaseAction giveBack;
+            if (shadow == null) {
+                giveBack = block;
+            } else {
+                WeakReference<Object> kept = new WeakReference<>(shadow);
+                giveBack = (a, n) -> block.giveBack(kept.get());
+            }
+            return new PooledBuffer(block.address, bytes, classSize, access, giveBack, shadow);
         }
 
-        private long allocate() {
-            Budget.reserve(size);
+        @Override
+        public HostBlock allocate(long classSize, int variant) {
+            Budget.reserve(classSize);
             long a;
             try {
-                a = LibC.alignedAlloc(ALIGNMENT, size);
+                a = LibC.alignedAlloc(ALIGNMENT, classSize);
             } catch (Throwable t) {
-                Budget.unreserve(size);
+                Budget.unreserve(classSize);
                 throw t;
             }
             if (a == 0) {
-                Budget.unreserve(size);
-                throw new OutOfMemoryError("C allocator failed: classSize=" + size + " reserved=" + Budget.reserved());
+                Budget.unreserve(classSize);
+                throw new OutOfMemoryError("C allocator failed: classSize=" + classSize + " reserved=" + Budget.reserved());
             }
-            if (size >= HUGE_PAGE_THRESHOLD) LibC.adviseHugePages(a, size);
-            return a;
+            if (classSize >= HUGE_PAGE_THRESHOLD) LibC.adviseHugePages(a, classSize);
+            return new HostBlock(blocks, a, classSize);
         }
 
-        /** Back to the class with its shadow, or freed when the pool is closed or a cap would be passed. */
-        void giveBack(long address, Object shadow) {
-            synchronized (this) {
-                inUse--;
-                if (!pool.isReleased() && count < pool.maxIdlePerClass && pool.tryAddIdle(size)) {
-                    if (count == idle.length) {
-                        idle = java.util.Arrays.copyOf(idle, count * 2);
-                        idleShadows = java.util.Arrays.copyOf(idleShadows, count * 2);
-                    }
-                    idleShadows[count] = shadow;
-                    idle[count++] = address;
-                    return;
-                }
-                frees++;
-            }
-            freeBlock(address);
-        }
-
-        long trim(long keepIdleBytes) {
-            long freed = 0;
-            while (true) {
-                long a;
-                synchronized (this) {
-                    if (count == 0 || pool.idleBytes.get() <= keepIdleBytes) return freed;
-                    a = idle[--count];
-                    idleShadows[count] = null;
-                    pool.idleChanged(-size);
-                    frees++;
-                }
-                freeBlock(a);
-                freed += size;
-            }
-        }
-
-        private void freeBlock(long address) {
+        @Override
+        public void free(HostBlock block, long classSize, int variant) {
+            block.shadow = null;
             try {
-                LibC.free(address);
+                LibC.free(block.address);
             } finally {
-                Budget.unreserve(size);
+                Budget.unreserve(classSize);
             }
         }
 
-        synchronized SizeClassMetric metric() {
-            return new SizeClassMetric(size, hits, misses, allocations, frees, inUse, count);
+        @Override
+        public void idleChanged(long deltaBytes) {
+            Budget.pooledIdleChanged(deltaBytes);
+        }
+    }
+
+    /**
+     * One block of host memory: its address, and while idle the heap shadow it came back with. It is
+     * the release action of its leases that have no shadow (small blocks), so those cost no action of
+     * their own.
+     */
+    private static final class HostBlock implements NativeHandle.ReleaseAction {
+        final SizeClassPool<HostBlock> pool;
+        final long address;
+        final long classSize;
+        /** The shadow kept with the block while idle; null while leased. */
+        Object shadow;
+
+        HostBlock(SizeClassPool<HostBlock> pool, long address, long classSize) {
+            this.pool = pool;
+            this.address = address;
+            this.classSize = classSize;
+        }
+
+        @Override
+        public void release(long address, long byteSize) {
+            giveBack(null);
+        }
+
+        /** Back to the pool with its shadow, or freed when the pool is closed or a cap would be passed. */
+        void giveBack(Object keptShadow) {
+            shadow = keptShadow;
+            pool.release(this, classSize, 0);
         }
     }
 }

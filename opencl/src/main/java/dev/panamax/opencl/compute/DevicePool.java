@@ -6,13 +6,13 @@ import dev.panamax.compute.StorageMode;
 import dev.panamax.core.memory.BufferPool;
 import dev.panamax.core.memory.MemoryBudget;
 import dev.panamax.core.memory.PoolMetrics;
-import dev.panamax.core.memory.SizeClassMetric;
+import dev.panamax.core.memory.BlockAllocator;
+import dev.panamax.core.memory.SizeClassPool;
 import dev.panamax.opencl.binding.CL;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -20,14 +20,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * A device's buffers: power-of-two size classes (64 B to 1 GiB, as core's {@code BufferPool}) of
- * {@code cl_mem} blocks, each reserved against the device's {@link MemoryBudget} with its class size
- * when first made and kept reserved while idle. A released block goes back to its class unless the
- * class or the pool's idle total is full; under budget pressure the idle blocks are freed first.
+ * A device's buffers: core's {@link SizeClassPool} (the size classes, caps, trimming and metrics of
+ * {@code BufferPool}) of {@code cl_mem} blocks, PRIVATE and SHARED apart, each reserved against the
+ * device's {@link MemoryBudget} with its class size when first made and kept reserved while idle.
+ * A released block goes back to its class unless the class or the pool's idle total is full; under
+ * budget pressure the idle blocks are freed first. Requests over 1 GiB get a block of their own size,
+ * freed when released. It also tracks the buffers in use, for the message when the budget runs out.
  */
 @AllocatesForCaller
 final class DevicePool {
@@ -47,27 +47,17 @@ final class DevicePool {
         }
     }
 
-    private static final int CLASSES = 25; // 2^6 .. 2^30
     private static final int MAX_IDLE_PER_CLASS = 16;
 
     private final OpenClDevice device;
     private final MemoryBudget budget;
-    private final long maxIdleBytes;
-    private final ArrayDeque<Block>[] idle;
-    private final AtomicLong hits = new AtomicLong(), misses = new AtomicLong(), allocations = new AtomicLong(), frees = new AtomicLong();
-    private final AtomicLong bytesInUse = new AtomicLong(), bytesIdle = new AtomicLong();
-    private final AtomicLongArray classHits = new AtomicLongArray(CLASSES), classMisses = new AtomicLongArray(CLASSES),
-            classAllocations = new AtomicLongArray(CLASSES), classFrees = new AtomicLongArray(CLASSES),
-            classInUse = new AtomicLongArray(CLASSES), classIdle = new AtomicLongArray(CLASSES);
+    private final SizeClassPool<Block> blocks;
     private final Set<Live> live = ConcurrentHashMap.newKeySet();
 
-    @SuppressWarnings("unchecked")
     DevicePool(OpenClDevice device, MemoryBudget budget) {
         this.device = device;
         this.budget = budget;
-        this.maxIdleBytes = budget.limit() / 4;
-        this.idle = new ArrayDeque[CLASSES * 2];
-        for (int i = 0; i < idle.length; i++) idle[i] = new ArrayDeque<>();
+        this.blocks = new SizeClassPool<>(new ClAllocator(), StorageMode.values().length, MAX_IDLE_PER_CLASS, budget.limit() / 4);
         budget.addPressureHook(this::trim);
     }
 
@@ -78,84 +68,24 @@ final class DevicePool {
     /** A block of at least {@code length} bytes: an idle one of its class, or a new one. */
     Block acquire(long length, StorageMode mode) {
         long size = BufferPool.classSizeFor(length);
-        boolean pooled = size > 0;
-        if (!pooled) size = length;
-        int c = pooled ? classIndex(size) : -1;
-        if (pooled) {
-            ArrayDeque<Block> q = idle[c * 2 + mode.ordinal()];
-            Block b;
-            synchronized (q) {
-                b = q.pollLast();
-            }
-            if (b != null) {
-                hits.incrementAndGet();
-                classHits.incrementAndGet(c);
-                classIdle.decrementAndGet(c);
-                classInUse.incrementAndGet(c);
-                bytesIdle.addAndGet(-b.bytes());
-                bytesInUse.addAndGet(b.bytes());
-                return b;
-            }
-            misses.incrementAndGet();
-            classMisses.incrementAndGet(c);
-        }
-        if (!budget.reserve(size)) throw exhausted(length, size);
-        Block b;
         try {
-            b = create(size, mode);
-        } catch (Throwable t) {
-            budget.unreserve(size);
-            throw t;
+            if (size > 0) return blocks.acquire(size, mode.ordinal());
+            blocks.countUnpooled();
+            return allocate(length, mode);
+        } catch (OverBudget e) {
+            throw exhausted(length, e.size);
         }
-        allocations.incrementAndGet();
-        bytesInUse.addAndGet(size);
-        if (c >= 0) {
-            classAllocations.incrementAndGet(c);
-            classInUse.incrementAndGet(c);
-        }
-        return b;
     }
 
     /** Back to its class, or freed when the class or the idle total is full. */
     void giveBack(Block b) {
-        bytesInUse.addAndGet(-b.bytes());
-        long size = BufferPool.classSizeFor(b.bytes());
-        if (size != b.bytes()) {
-            free(b, -1);
-            return;
-        }
-        int c = classIndex(size);
-        classInUse.decrementAndGet(c);
-        ArrayDeque<Block> q = idle[c * 2 + b.mode().ordinal()];
-        synchronized (q) {
-            long after = bytesIdle.addAndGet(b.bytes());
-            if (q.size() < MAX_IDLE_PER_CLASS && after <= maxIdleBytes) {
-                q.addLast(b);
-                classIdle.incrementAndGet(c);
-                return;
-            }
-            bytesIdle.addAndGet(-b.bytes());
-        }
-        free(b, c);
+        if (BufferPool.classSizeFor(b.bytes()) != b.bytes()) release(b);
+        else blocks.release(b, b.bytes(), b.mode().ordinal());
     }
 
     /** Frees every idle block; returns the bytes given back to the budget. */
     long trim() {
-        long freed = 0;
-        for (int i = 0; i < idle.length; i++) {
-            while (true) {
-                Block b;
-                synchronized (idle[i]) {
-                    b = idle[i].pollFirst();
-                }
-                if (b == null) break;
-                bytesIdle.addAndGet(-b.bytes());
-                classIdle.decrementAndGet(i / 2);
-                free(b, i / 2);
-                freed += b.bytes();
-            }
-        }
-        return freed;
+        return blocks.trim(0);
     }
 
     void liveAdded(Live l) {
@@ -171,14 +101,41 @@ final class DevicePool {
     }
 
     PoolMetrics metrics() {
-        List<SizeClassMetric> classes = new ArrayList<>();
-        for (int c = 0; c < CLASSES; c++) {
-            if (classHits.get(c) + classMisses.get(c) + classAllocations.get(c) == 0) continue;
-            classes.add(new SizeClassMetric(64L << c, classHits.get(c), classMisses.get(c), classAllocations.get(c), classFrees.get(c),
-                    Math.max(0, classInUse.get(c)), Math.max(0, classIdle.get(c))));
+        return blocks.metrics();
+    }
+
+    /** Makes and frees the {@code cl_mem} blocks of the pool, each reserved against the device's budget. */
+    private final class ClAllocator implements BlockAllocator<Block> {
+        @Override
+        public Block allocate(long classSize, int variant) {
+            return DevicePool.this.allocate(classSize, StorageMode.values()[variant]);
         }
-        return new PoolMetrics(hits.get(), misses.get(), allocations.get(), frees.get(), Math.max(0, bytesInUse.get()),
-                Math.max(0, bytesIdle.get()), classes);
+
+        @Override
+        public void free(Block block, long classSize, int variant) {
+            release(block);
+        }
+    }
+
+    /** The budget could not reserve a new block of {@code size} bytes; {@link #acquire} says what was requested. */
+    private static final class OverBudget extends RuntimeException {
+        final long size;
+
+        OverBudget(long size) {
+            super(null, null, false, false);
+            this.size = size;
+        }
+    }
+
+    /** A new block of {@code size} bytes reserved against the budget. */
+    private Block allocate(long size, StorageMode mode) {
+        if (!budget.reserve(size)) throw new OverBudget(size);
+        try {
+            return create(size, mode);
+        } catch (Throwable t) {
+            budget.unreserve(size);
+            throw t;
+        }
     }
 
     private Block create(long size, StorageMode mode) {
@@ -202,19 +159,13 @@ final class DevicePool {
         }
     }
 
-    private void free(Block b, int c) {
+    private void release(Block b) {
         try {
             Cl.check(CL.clReleaseMemObject(MemorySegment.ofAddress(b.mem())), "clReleaseMemObject");
         } finally {
             if (b.host() != null) b.host().close();
             budget.unreserve(b.bytes());
-            frees.incrementAndGet();
-            if (c >= 0) classFrees.incrementAndGet(c);
         }
-    }
-
-    private static int classIndex(long classSize) {
-        return Long.numberOfTrailingZeros(classSize) - 6;
     }
 
     private DeviceMemoryException exhausted(long requested, long size) {
@@ -235,7 +186,7 @@ final class DevicePool {
                 .append(size != requested ? " (size class " + Cl.bytes(size) + ")" : "")
                 .append(", reserved ").append(Cl.bytes(budget.reserved())).append(" of ").append(Cl.bytes(budget.limit()))
                 .append(" after the GC freed what was unreachable; held: ").append(live.size()).append(" buffers, ")
-                .append(Cl.bytes(heldBytes)).append(" in use and ").append(Cl.bytes(Math.max(0, bytesIdle.get()))).append(" idle in the pool");
+                .append(Cl.bytes(heldBytes)).append(" in use and ").append(Cl.bytes(blocks.idleBytes())).append(" idle in the pool");
         if (!sites.isEmpty()) {
             b.append("; allocated at: ");
             for (int i = 0; i < Math.min(5, sites.size()); i++) {
