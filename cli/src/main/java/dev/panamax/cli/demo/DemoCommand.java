@@ -51,7 +51,7 @@ public final class DemoCommand implements Callable<Integer> {
             + " validation). Default: the bundled Shakespeare.")
     Path data;
 
-    @Option(names = "--steps", paramLabel = "N", defaultValue = "250", description = "Training steps; 0 only samples from --load (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--steps", paramLabel = "N", defaultValue = "700", description = "Training steps; 0 only samples from --load (default: ${DEFAULT-VALUE}).")
     int steps;
 
     @Option(names = "--backend", paramLabel = "NAME",
