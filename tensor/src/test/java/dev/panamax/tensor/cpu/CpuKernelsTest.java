@@ -264,18 +264,19 @@ class CpuKernelsTest {
     @Test
     void largeKernelsSplitAcrossThreadsGiveTheSameResults() {
         CpuBackend cpu = backend(true);
-        Operand x = random(DType.F32, 256, 520), y = random(DType.F32, 256, 520);
-        Operand row = view(random(DType.F32, 520), new int[] {256, 520}, new long[] {0, 1}, 0);
-        Operand xt = view(x, new int[] {520, 256}, new long[] {1, 520}, 0);
-        Operand idx = random(DType.I64, 300);
+        // at least two grains of work (PMX_GRAIN_* in pmx_tensor.h) each, so every kernel here splits across both threads
+        Operand x = random(DType.F32, 512, 520), y = random(DType.F32, 512, 520);
+        Operand row = view(random(DType.F32, 520), new int[] {512, 520}, new long[] {0, 1}, 0);
+        Operand xt = view(x, new int[] {520, 512}, new long[] {1, 520}, 0);
+        Operand idx = random(DType.I64, 600);
         ThreadBudget.withThreads(2, () -> {
             assertEquals(2, ThreadBudget.openMpTeamSize());
-            check(cpu, DType.F32, new int[] {256, 520}, out -> new Kernel.Binary(BinaryOp.ADD, out, x, row), 1e-6);
-            check(cpu, DType.F32, new int[] {256, 520}, out -> new Kernel.Unary(UnaryOp.TANH, out, x), 1e-5);
-            check(cpu, DType.F32, new int[] {520, 256}, out -> new Kernel.Unary(UnaryOp.COPY, out, xt), 0);
+            check(cpu, DType.F32, new int[] {512, 520}, out -> new Kernel.Binary(BinaryOp.ADD, out, x, row), 1e-6);
+            check(cpu, DType.F32, new int[] {512, 520}, out -> new Kernel.Unary(UnaryOp.TANH, out, x), 1e-5);
+            check(cpu, DType.F32, new int[] {520, 512}, out -> new Kernel.Unary(UnaryOp.COPY, out, xt), 0);
             check(cpu, DType.F32, new int[] {1, 520}, out -> new Kernel.Reduce(ReduceOp.SUM, out, x, 0), 1e-4);
-            check(cpu, DType.I64, new int[] {256, 1}, out -> new Kernel.Reduce(ReduceOp.ARGMAX, out, y, 1), 0);
-            check(cpu, DType.F32, new int[] {300, 520}, out -> new Kernel.IndexSelect(out, x, idx, 0), 0);
+            check(cpu, DType.I64, new int[] {512, 1}, out -> new Kernel.Reduce(ReduceOp.ARGMAX, out, y, 1), 0);
+            check(cpu, DType.F32, new int[] {600, 520}, out -> new Kernel.IndexSelect(out, x, idx, 0), 0);
             Operand a = view(x, new int[] {1, 256, 520}, new long[] {0, 520, 1}, 0);
             Operand b = view(y, new int[] {1, 520, 256}, new long[] {0, 1, 520}, 0);
             check(cpu, DType.F32, new int[] {1, 256, 256}, out -> new Kernel.MatMul(out, a, b, false), 1e-4);
@@ -303,7 +304,7 @@ class CpuKernelsTest {
             for (int j = 0; j < 3; j++) {
                 for (int i = 0; i < 256 * 520; i++) assertEquals(get(state[0][j], i), get(state[1][j], i), 1e-5, "adam operand " + j);
             }
-            Operand src = random(DType.F32, 300, 520);
+            Operand src = random(DType.F32, 600, 520);
             Operand expected = random(DType.F32, 256, 520);
             Operand actual = contiguous(DType.F32, 256, 520);
             HostStorage.of(actual.storage()).segment().copyFrom(HostStorage.of(expected.storage()).segment());
