@@ -6,7 +6,6 @@ import dev.panamax.core.io.AtomicFile;
 import dev.panamax.tensor.Backends;
 import dev.panamax.tensor.Tensor;
 import dev.panamax.tensor.TensorScope;
-import dev.panamax.tensor.cpu.ThreadBudget;
 import dev.panamax.tensor.io.Checkpoint;
 import dev.panamax.tensor.io.RestorableRandom;
 import dev.panamax.tensor.io.SafeTensors;
@@ -26,7 +25,6 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -121,20 +119,13 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        if (threads != null) {
-            try {
-                ThreadBudget.check("--threads", threads);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-            }
-            System.setProperty(ThreadBudget.PROPERTY, Integer.toString(threads));
-        }
+        DemoOptions.applyThreads(spec, threads);
         if (steps == 0 && load == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--steps=0 without --load: expected a checkpoint to sample from, or steps to train");
         }
-        refuseNonRegular("--save", save);
-        refuseNonRegular("--plot", plot);
-        refuseNonRegular("--json", json);
+        DemoOptions.refuseNonRegular(spec, "--save", save);
+        DemoOptions.refuseNonRegular(spec, "--plot", plot);
+        DemoOptions.refuseNonRegular(spec, "--json", json);
 
         TextCorpus text;
         int[] vocabulary;
@@ -323,10 +314,4 @@ public final class DemoCommand implements Callable<Integer> {
         return true;
     }
 
-    private void refuseNonRegular(String option, Path file) {
-        if (file == null || !Files.exists(file, LinkOption.NOFOLLOW_LINKS) || Files.isRegularFile(file)) return;
-        String kind = Files.isDirectory(file) ? "a directory" : "not a regular file (a device, pipe or socket)";
-        throw new CommandLine.ParameterException(spec.commandLine(), option + "=" + file + ": it exists and is " + kind
-                + "; expected a regular file or a new file's path (nothing was written or deleted)");
-    }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.jr.ob.JSON;
 import dev.panamax.cli.TensorBackendStatus;
 import dev.panamax.core.io.AtomicFile;
 import dev.panamax.tensor.Backends;
-import dev.panamax.tensor.cpu.ThreadBudget;
 import dev.panamax.core.Settings;
 import dev.panamax.tensor.opencl.KernelBuildException;
 import dev.panamax.tensor.opencl.OpenClTensorBackend;
@@ -22,7 +21,6 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -108,15 +106,7 @@ public final class MlpDemoCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        if (threads != null) {
-            try {
-                ThreadBudget.check("--threads", threads);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-            }
-            // read once, when the native backend first loads
-            System.setProperty(ThreadBudget.PROPERTY, Integer.toString(threads));
-        }
+        DemoOptions.applyThreads(spec, threads);
         if (device != null) {
             if (device.isBlank()) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
@@ -125,8 +115,8 @@ public final class MlpDemoCommand implements Callable<Integer> {
             // read once, when the opencl backend is first made
             System.setProperty(DEVICE_PROPERTY, device.strip());
         }
-        refuseNonRegular("--plot", plot);
-        refuseNonRegular("--json", json);
+        DemoOptions.refuseNonRegular(spec, "--plot", plot);
+        DemoOptions.refuseNonRegular(spec, "--json", json);
         refuseSameFile(plot, json);
 
         LabeledData all;
@@ -288,12 +278,6 @@ public final class MlpDemoCommand implements Callable<Integer> {
     }
 
     /** Refuses, before training, an output path that exists and is not a regular file (nothing is touched). */
-    private void refuseNonRegular(String option, Path file) {
-        if (file == null || !Files.exists(file, LinkOption.NOFOLLOW_LINKS) || Files.isRegularFile(file)) return;
-        String kind = Files.isDirectory(file) ? "a directory" : "not a regular file (a device, pipe or socket)";
-        throw new CommandLine.ParameterException(spec.commandLine(), option + "=" + file + ": it exists and is " + kind
-                + "; expected a regular file or a new file's path (nothing was written or deleted)");
-    }
 
     /** Refuses, before training, --plot and --json naming one file (the JSON would replace the picture). */
     private void refuseSameFile(Path plot, Path json) {
