@@ -5,6 +5,7 @@ import dev.panamax.tensor.Tensor;
 import dev.panamax.tensor.TensorScope;
 import dev.panamax.tensor.nn.Gpt;
 import dev.panamax.tensor.nn.GptConfig;
+import dev.panamax.tensor.nn.KvCache;
 import dev.panamax.tensor.nn.Module;
 
 import java.util.Arrays;
@@ -48,10 +49,40 @@ final class CharLanguageModel implements Module {
 
     /**
      * Continues {@code prompt} by {@code count} tokens, each drawn from the softmax of the last
-     * position's logits divided by {@code temperature}, among the {@code topK} likeliest (0: all).
-     * Each token runs the model over the last context window again (no key/value cache).
+     * position's logits divided by {@code temperature}, among the {@code topK} likeliest (0: all),
+     * given the last context window of tokens. A key/value cache makes each new token cost one
+     * position while the window still starts where the cache does; once the window slides past the
+     * context length, the cache restarts from the window (a full pass, as the positions shift).
      */
     int[] generate(int[] prompt, int count, double temperature, int topK, RandomGenerator rng) {
+        int context = config().contextLength(), v = config().vocabSize();
+        int[] tokens = Arrays.copyOf(prompt, prompt.length + count);
+        try (var off = Autograd.noGrad(); KvCache cache = gpt.newCache(1)) {
+            int cacheStart = 0;                // tokens[cacheStart + p] sits at cached position p
+            for (int i = prompt.length; i < tokens.length; i++) {
+                int from = Math.max(0, i - context);
+                if (from != cacheStart) {
+                    cache.clear();
+                    cacheStart = from;
+                }
+                int first = cacheStart + cache.length();
+                long[] fresh = new long[i - first];
+                for (int j = first; j < i; j++) fresh[j - first] = tokens[j];
+                try (var scope = TensorScope.open()) {
+                    Tensor logits = gpt.forwardIncremental(Tensor.of(fresh, 1, fresh.length), cache)
+                            .slice(1, fresh.length - 1, fresh.length).reshape(v).div(temperature);
+                    tokens[i] = sample(logits, topK, rng);
+                }
+            }
+        }
+        return Arrays.copyOfRange(tokens, prompt.length, tokens.length);
+    }
+
+    /**
+     * {@link #generate} without a cache: each token runs the model over the whole last context
+     * window again. Draws the same tokens from the same {@code rng}, up to float rounding.
+     */
+    int[] generateWithoutCache(int[] prompt, int count, double temperature, int topK, RandomGenerator rng) {
         int context = config().contextLength(), v = config().vocabSize();
         int[] tokens = Arrays.copyOf(prompt, prompt.length + count);
         try (var off = Autograd.noGrad()) {
@@ -62,17 +93,22 @@ final class CharLanguageModel implements Module {
                 try (var scope = TensorScope.open()) {
                     Tensor logits = gpt.forward(Tensor.of(window, 1, window.length)).slice(1, window.length - 1, window.length)
                             .reshape(v).div(temperature);
-                    if (topK > 0 && topK < v) {
-                        var top = logits.topk(topK, 0);
-                        int pick = (int) Tensor.multinomial(top.values().softmax(0), 1, rng).toLongArray()[0];
-                        tokens[i] = (int) top.indices().toLongArray()[pick];
-                    } else {
-                        tokens[i] = (int) Tensor.multinomial(logits.softmax(0), 1, rng).toLongArray()[0];
-                    }
+                    tokens[i] = sample(logits, topK, rng);
                 }
             }
         }
         return Arrays.copyOfRange(tokens, prompt.length, tokens.length);
+    }
+
+    /** A token drawn from the softmax of {@code logits (vocab)}, among the {@code topK} likeliest (0: all). */
+    private int sample(Tensor logits, int topK, RandomGenerator rng) {
+        int v = config().vocabSize();
+        if (topK > 0 && topK < v) {
+            var top = logits.topk(topK, 0);
+            int pick = (int) Tensor.multinomial(top.values().softmax(0), 1, rng).toLongArray()[0];
+            return (int) top.indices().toLongArray()[pick];
+        }
+        return (int) Tensor.multinomial(logits.softmax(0), 1, rng).toLongArray()[0];
     }
 
     @Override

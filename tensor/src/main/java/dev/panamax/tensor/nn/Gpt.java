@@ -1,5 +1,6 @@
 package dev.panamax.tensor.nn;
 
+import dev.panamax.tensor.Autograd;
 import dev.panamax.tensor.Tensor;
 import dev.panamax.tensor.TensorException;
 
@@ -55,6 +56,42 @@ public final class Gpt implements Module {
         for (TransformerBlock block : blocks) x = block.forward(x);
         Tensor rows = lnF.forward(x).reshape(-1, e);
         return head.forward(rows).reshape(n, t, config.vocabSize());
+    }
+
+    /**
+     * A key/value cache for decoding {@code batch} sequences with {@link #forwardIncremental}, on
+     * this model's backend; the caller closes it.
+     */
+    public KvCache newCache(int batch) {
+        return new KvCache(config, batch, tokens.dtype(), tokens.backend());
+    }
+
+    /**
+     * Logits {@code (N, T, vocab)} of token ids {@code (N, T)} placed at positions
+     * {@code cache.length()} onward, attending to the positions already in {@code cache}, to which
+     * it adds these: the same logits as {@link #forward} of the whole sequence at those positions,
+     * at the cost of the new positions only. Records no gradient. When the cache is full (the
+     * context length), {@link KvCache#clear() clear} it and decode the last window again.
+     */
+    public Tensor forwardIncremental(Tensor ids, KvCache cache) {
+        String op = "Gpt.forwardIncremental";
+        if (cache == null || cache.config() != config && !cache.config().equals(config)) {
+            throw new TensorException(op, "cache " + (cache == null ? "null" : "for " + cache.config()) + "; expected one from newCache of this "
+                    + config);
+        }
+        if (ids.rank() != 2 || ids.dtype().isFloating() || ids.dim(0) != cache.batch() || ids.dim(1) < 1) {
+            throw new TensorException(op, "ids " + ids.shape() + " " + ids.dtype().label() + "; expected integer token ids (" + cache.batch()
+                    + ", T) with T >= 1 (the cache's batch)");
+        }
+        int n = ids.dim(0), t = ids.dim(1), e = config.dim(), start = cache.length();
+        cache.checkRoom(op, t);
+        try (var off = Autograd.noGrad()) {
+            Tensor x = tokens.indexSelect(0, ids.reshape(-1)).reshape(n, t, e).add(positions.slice(0, start, start + t));
+            for (int i = 0; i < blocks.size(); i++) x = blocks.get(i).forwardIncremental(x, cache.keys(i), cache.values(i), start);
+            cache.advance(t);
+            Tensor rows = lnF.forward(x).reshape(-1, e);
+            return head.forward(rows).reshape(n, t, config.vocabSize());
+        }
     }
 
     @Override

@@ -121,6 +121,34 @@ public final class MultiheadAttention implements Module {
         return project(joined, outProjWeight, outProjBias);
     }
 
+    /**
+     * Causal self-attention of {@code x (N, T, E)}, the positions {@code start..start+T-1} of a
+     * sequence whose earlier positions' keys and values are in {@code keyCache} and
+     * {@code valueCache} ({@code (N, capacity, E)}, projected, heads not split): this call writes
+     * the new positions' keys and values there, then attends each new position to positions
+     * {@code 0} to itself. Equals {@link #forward(Tensor, Tensor, Tensor, Tensor, boolean) causal}
+     * self-attention over the whole sequence at those positions.
+     */
+    Tensor forwardIncremental(Tensor x, Tensor keyCache, Tensor valueCache, int start) {
+        int n = x.dim(0), t = x.dim(1), e = embedDim, d = e / heads, s = start + t;
+        Tensor qkv = project(x, inProjWeight, inProjBias);
+        keyCache.slice(1, start, s).copyFrom(qkv.slice(-1, e, 2 * e));
+        valueCache.slice(1, start, s).copyFrom(qkv.slice(-1, 2 * e, 3 * e));
+        Tensor k = keyCache.slice(1, 0, s), v = valueCache.slice(1, 0, s);
+        Tensor mask = t == 1 ? null : offsetCausalMask(start, t);
+        Tensor attended = Tensor.scaledDotProductAttention(splitHeads(qkv.slice(-1, 0, e), n, t, heads, d), splitHeads(k, n, s, heads, d),
+                splitHeads(v, n, s, heads, d), mask, false, null);
+        return project(attended.permute(0, 2, 1, 3).reshape(n, t, e), outProjWeight, outProjBias);
+    }
+
+    /** {@code (T, start + T)}, nonzero where new position {@code start + i} may attend to position {@code j <= start + i}. */
+    private static Tensor offsetCausalMask(int start, int t) {
+        int s = start + t;
+        int[] allowed = new int[t * s];
+        for (int i = 0; i < t; i++) java.util.Arrays.fill(allowed, i * s, i * s + start + i + 1, 1);
+        return Tensor.of(allowed, t, s);
+    }
+
     /** {@code x W^T + b} over the last dimension of {@code x (N, T, in)}. */
     private static Tensor project(Tensor x, Tensor weight, Tensor bias) {
         Tensor rows = x.reshape(-1, x.dim(-1));

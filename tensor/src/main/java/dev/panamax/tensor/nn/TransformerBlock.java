@@ -52,6 +52,19 @@ public final class TransformerBlock implements Module {
         return x.add(mlp.reshape(x.dims()));
     }
 
+    /**
+     * {@link #forward} of positions {@code start..start+T-1} of {@code x (N, T, E)}, attending to the
+     * earlier positions' keys and values in {@code keyCache} and {@code valueCache}
+     * ({@code (N, capacity, E)}), to which it adds the new positions' (see {@link KvCache}).
+     */
+    Tensor forwardIncremental(Tensor x, Tensor keyCache, Tensor valueCache, int start) {
+        Tensor h = ln1.forward(x);
+        x = x.add(attention.forwardIncremental(h, keyCache, valueCache, start));
+        Tensor rows = ln2.forward(x).reshape(-1, dim);
+        Tensor mlp = proj.forward(fc.forward(rows).gelu("tanh"));
+        return x.add(mlp.reshape(x.dims()));
+    }
+
     public int dim() {
         return dim;
     }
