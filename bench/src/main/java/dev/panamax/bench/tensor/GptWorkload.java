@@ -26,7 +26,7 @@ final class GptWorkload implements AutoCloseable {
     static final GptConfig CONFIG = new GptConfig(62, 128, 128, 4, 2);
     /** The demo's peak learning rate and AdamW's weight decay. */
     static final double LEARNING_RATE = 3e-3, WEIGHT_DECAY = 0.01;
-    /** Tokens of the prompt generation starts from: each generated token sees 96 to 127 tokens. */
+    /** Tokens of the prompt generation starts from: the forward for the k-th generated token sees {@code PROMPT + k} tokens (at most the context). */
     static final int PROMPT = 96;
 
     private final Gpt gpt;
