@@ -33,6 +33,7 @@ final class CnnStep implements AutoCloseable {
     private final Tensor y;
 
     CnnStep(int batch) {
+        if (batch < 1) throw new IllegalArgumentException("CnnStep(batch=" + batch + "): expected at least 1 image per batch");
         var rng = new SplittableRandom(4);
         model = TensorScope.unscoped(() -> new Sequential(
                 new Conv2d(1, 8, 3, 1, 1, rng), new BatchNorm2d(8), new ReLU(), new MaxPool2d(2),

@@ -37,6 +37,7 @@ final class GptWorkload implements AutoCloseable {
 
     /** A model and one batch of {@code batch} windows of the full context. */
     GptWorkload(int batch) {
+        if (batch < 1) throw new IllegalArgumentException("GptWorkload(batch=" + batch + "): expected at least 1 window per batch");
         var rng = new SplittableRandom(3);
         gpt = TensorScope.unscoped(() -> new Gpt(CONFIG, rng));
         adam = TensorScope.unscoped(() -> Adam.w(gpt.parameters(), LEARNING_RATE, WEIGHT_DECAY));
@@ -70,6 +71,7 @@ final class GptWorkload implements AutoCloseable {
      * argmax), each token running the model over the whole window so far; returns the last token.
      */
     long generate(int count) {
+        if (count < 1) throw new IllegalArgumentException("GptWorkload.generate(count=" + count + "): expected at least 1 token");
         int context = CONFIG.contextLength(), v = CONFIG.vocabSize();
         long[] tokens = java.util.Arrays.copyOf(prompt, PROMPT + count);
         try (var off = Autograd.noGrad()) {
