@@ -11,6 +11,11 @@ Each command on stdin gets one JSON line on stdout:
                     as {"results": [...]}
   startup        -> {"name": "torch.startup.firstOp.ms", ...}: import torch + the first op, measured
                     when the script started (the interpreter's own start excluded)
+  gpt STEPS      -> torch.gpt.step.ms: the transformer demo's training step (batch 32, see Gpt below)
+  gptgen TOKENS  -> torch.gpt.generate.tokensPerS: greedy generation at batch 1 after a 96-token
+                    prompt, the whole window run again for every token (no key/value cache:
+                    torch.nn.MultiheadAttention keeps none, and none is added here)
+  cnn STEPS      -> torch.cnn.step.ms: the CNN demo's training step (batch 32, see Cnn below)
 The device commands run on the peer device, PEER_DEVICE: "cuda" when torch.cuda.is_available(),
 else "cpu" (PANAMAX_PEER_DEVICE=cpu|cuda overrides it); their figures carry the device in the name:
   dspiral STEPS      -> torch.DEV.spiral.step.ms (the spiral step on the peer device, its loss read
@@ -196,6 +201,125 @@ def add16_ns(make, n):
     return (time.perf_counter_ns() - t) / n
 
 
+class Block(torch.nn.Module):
+    """Panamax's TransformerBlock: x + attn(ln1(x)), then x + mlp(ln2(x)); causal attention, GELU (tanh), MLP 4x."""
+
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.ln1 = torch.nn.LayerNorm(dim)
+        self.attn = torch.nn.MultiheadAttention(dim, heads, batch_first=True)
+        self.ln2 = torch.nn.LayerNorm(dim)
+        self.fc = torch.nn.Linear(dim, 4 * dim)
+        self.proj = torch.nn.Linear(4 * dim, dim)
+
+    def forward(self, x, mask):
+        h = self.ln1(x)
+        a, _ = self.attn(h, h, h, attn_mask=mask, need_weights=False, is_causal=True)
+        x = x + a
+        return x + self.proj(torch.nn.functional.gelu(self.fc(self.ln2(x)), approximate="tanh"))
+
+
+class Gpt(torch.nn.Module):
+    """Panamax's Gpt: token and position embeddings (normal, std 0.02), pre-LN blocks, final LayerNorm, linear head without bias."""
+
+    def __init__(self, vocab=62, context=128, dim=128, heads=4, layers=2):
+        super().__init__()
+        self.vocab = vocab
+        self.context = context
+        self.tokens = torch.nn.Embedding(vocab, dim)
+        self.positions = torch.nn.Embedding(context, dim)
+        torch.nn.init.normal_(self.tokens.weight, std=0.02)
+        torch.nn.init.normal_(self.positions.weight, std=0.02)
+        self.blocks = torch.nn.ModuleList([Block(dim, heads) for _ in range(layers)])
+        self.ln_f = torch.nn.LayerNorm(dim)
+        self.head = torch.nn.Linear(dim, vocab, bias=False)
+        masks = [torch.nn.Transformer.generate_square_subsequent_mask(t) for t in range(context + 1)]
+        self.masks = masks  # masks[t]: (t, t), -inf above the diagonal
+
+    def forward(self, ids):
+        t = ids.shape[1]
+        x = self.tokens(ids) + self.positions.weight[:t]
+        mask = self.masks[t]
+        for block in self.blocks:
+            x = block(x, mask)
+        return self.head(self.ln_f(x))
+
+
+class GptWorkload:
+    """The transformer demo's model and AdamW (lr 3e-3, weight decay 0.01, clipping to norm 1) on one fixed batch."""
+
+    def __init__(self, batch=32):
+        g = torch.Generator().manual_seed(3)
+        self.model = Gpt()
+        self.opt = torch.optim.AdamW(self.model.parameters(), lr=3e-3, weight_decay=0.01)
+        v, t = self.model.vocab, self.model.context
+        self.inputs = torch.randint(0, v, (batch, t), generator=g)
+        self.targets = torch.randint(0, v, (batch, t), generator=g)
+        self.prompt = torch.randint(0, v, (96,), generator=g).tolist()
+        self.step()
+        self.generate(2)
+
+    def step(self):
+        self.model.train()
+        self.opt.zero_grad(set_to_none=True)
+        logits = self.model(self.inputs)
+        loss = torch.nn.functional.cross_entropy(logits.reshape(-1, self.model.vocab), self.targets.reshape(-1))
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
+        self.opt.step()
+        return loss.item()
+
+    def generate(self, count):
+        """Greedy, batch 1: every token runs the model over the whole window again (no key/value cache)."""
+        self.model.eval()
+        tokens = list(self.prompt)
+        with torch.inference_mode():
+            for _ in range(count):
+                window = torch.tensor([tokens[-self.model.context:]])
+                tokens.append(int(self.model(window)[0, -1].argmax()))
+        return tokens[-1]
+
+
+class CnnWorkload:
+    """The CNN demo's model: conv3x3(8)-bn-relu-pool, conv3x3(16)-bn-relu-pool, linear(256->4); Adam lr 0.01, batch 32 of 16x16 images."""
+
+    def __init__(self, batch=32):
+        g = torch.Generator().manual_seed(4)
+        nn = torch.nn
+        self.model = nn.Sequential(
+            nn.Conv2d(1, 8, 3, 1, 1), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(8, 16, 3, 1, 1), nn.BatchNorm2d(16), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Flatten(), nn.Linear(16 * 4 * 4, 4))
+        self.model.train()
+        self.opt = torch.optim.Adam(self.model.parameters(), lr=0.01)
+        self.x = torch.randn(batch, 1, 16, 16, generator=g)
+        self.y = torch.randint(0, 4, (batch,), generator=g)
+        self.step()
+
+    def step(self):
+        self.opt.zero_grad(set_to_none=True)
+        loss = torch.nn.functional.cross_entropy(self.model(self.x), self.y)
+        loss.backward()
+        self.opt.step()
+        return loss.item()
+
+
+_models = {}
+
+
+def model(kind):
+    if kind not in _models:
+        _models[kind] = GptWorkload() if kind == "gpt" else CnnWorkload()
+    return _models[kind]
+
+
+def ms_per(steps, step):
+    t = time.perf_counter_ns()
+    for _ in range(steps):
+        step()
+    return (time.perf_counter_ns() - t) / steps / 1e6
+
+
 def handle(words):
     cmd = words[0]
     if cmd in ("spiral", "big"):
@@ -222,9 +346,16 @@ def handle(words):
         n, reps = int(words[1]), int(words[2])
         return [{"name": "torch.%s.matmul%d.TFLOPS" % (PEER_DEVICE, n), "unit": "TFLOPS",
                  "value": matmul_tflops(n, reps, PEER_DEVICE)}]
+    if cmd in ("gpt", "cnn"):
+        return [{"name": "torch.%s.step.ms" % cmd, "unit": "ms", "value": ms_per(int(words[1]), model(cmd).step)}]
+    if cmd == "gptgen":
+        n = int(words[1])
+        t = time.perf_counter_ns()
+        model("gpt").generate(n)
+        return [{"name": "torch.gpt.generate.tokensPerS", "unit": "tokensPerS", "value": n / ((time.perf_counter_ns() - t) / 1e9)}]
     if cmd == "startup":
         return [{"name": "torch.startup.firstOp.ms", "unit": "ms", "value": STARTUP_MS}]
-    raise ValueError("unknown command %r; expected spiral STEPS, big STEPS, add16 N, startup or quit" % cmd)
+    raise ValueError("unknown command %r; expected spiral STEPS, big STEPS, add16 N, gpt STEPS, gptgen TOKENS, cnn STEPS, startup or quit" % cmd)
 
 
 def main():

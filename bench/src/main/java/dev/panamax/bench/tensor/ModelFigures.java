@@ -1,0 +1,126 @@
+package dev.panamax.bench.tensor;
+
+import dev.panamax.bench.Measurement;
+import dev.panamax.bench.Result;
+import dev.panamax.tensor.cpu.ThreadBudget;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The demos' models on the cpu backend beside PyTorch CPU (eager) at 1 to N threads (N: at most 2,
+ * the available processors, or {@code -Dpanamax.bench.models.threads}): the transformer demo's
+ * training step at batch 32 ({@link GptWorkload}: forward, cross-entropy, backward, clipping, AdamW),
+ * its greedy generation at batch 1 (the whole window run again for every token on both sides: neither
+ * has a key/value cache) and the CNN demo's training step at its batch of 32 ({@link CnnStep}). One
+ * PyTorch child per thread count; every round runs each thread count in turn on both sides (the order
+ * rotating from round to round). Figures per thread count {@code T}: {@code tensor.threadsT.gpt.step.ms},
+ * {@code tensor.threadsT.gpt.generate.tokensPerS}, {@code tensor.threadsT.cnn.step.ms}, the same
+ * under {@code torch.}, and {@code .vsTorch}: Panamax over PyTorch in the same round (for steps below
+ * 1 is faster; for tokens/s above 1 is faster).
+ */
+public final class ModelFigures implements Measurement {
+    static final String THREADS_PROPERTY = "panamax.bench.models.threads";
+    /** The transformer step's batch. */
+    static final int GPT_BATCH = 32;
+    /** The CNN demo's batch. */
+    static final int CNN_BATCH = 32;
+
+    /** One workload: its figure's name and unit, the peer's command, how to take Panamax's figure. */
+    private record Workload(String name, String unit, String peerCommand, ToDoubleFunction<Models> panamax) {}
+
+    /** Panamax's side of every workload, made once. */
+    private record Models(GptWorkload gpt, CnnStep cnn) implements AutoCloseable {
+        @Override
+        public void close() {
+            gpt.close();
+            cnn.close();
+        }
+    }
+
+    @Override
+    public String suite() {
+        return "tensor";
+    }
+
+    @Override
+    public List<Result> run(boolean quick) throws Exception {
+        int gptSteps = quick ? 1 : 2, tokens = quick ? 8 : 16, cnnSteps = quick ? 10 : 20;
+        List<Workload> workloads = List.of(
+                new Workload("gpt.step", "ms", "gpt " + gptSteps, m -> msPer(gptSteps, m.gpt()::step)),
+                new Workload("gpt.generate", "tokensPerS", "gptgen " + tokens, m -> tokensPerSecond(m.gpt(), tokens)),
+                new Workload("cnn.step", "ms", "cnn " + cnnSteps, m -> msPer(cnnSteps, m.cnn()::step)));
+        int maxThreads = Math.min(ThreadBudget.maximum(),
+                Integer.getInteger(THREADS_PROPERTY, Math.min(2, Runtime.getRuntime().availableProcessors())));
+        int rounds = quick ? 3 : 5;
+        Optional<Path> python = PythonPeers.ensure(PythonPeers.defaultEnvironment());
+        int w = workloads.size();
+        double[][][] panamax = new double[w][maxThreads + 1][rounds];
+        double[][][] torch = new double[w][maxThreads + 1][rounds];
+        List<PeerProcess> peers = new ArrayList<>();
+        try (Models models = new Models(new GptWorkload(GPT_BATCH), new CnnStep(CNN_BATCH))) {
+            if (python.isPresent()) {
+                peers.add(null); // index 0 unused: peers.get(t) runs t threads
+                for (int t = 1; t <= maxThreads; t++) peers.add(PeerProcess.start(python.get(), t));
+            }
+            for (int t = 1; t <= maxThreads; t++) {
+                ThreadBudget.withThreads(t, () -> { // warm-up at every count
+                    models.gpt().step();
+                    models.gpt().generate(2);
+                    models.cnn().step();
+                });
+            }
+            for (int r = 0; r < rounds; r++) {
+                for (int i = 0; i < maxThreads; i++) {
+                    int t = 1 + (i + r) % maxThreads;
+                    PythonPeers.say("models: round " + (r + 1) + "/" + rounds + ", " + t + " thread(s)");
+                    for (int k = 0; k < w; k++) {
+                        Workload wl = workloads.get(k);
+                        int round = r, at = k, threads = t;
+                        ThreadBudget.withThreads(t, () -> panamax[at][threads][round] = wl.panamax().applyAsDouble(models));
+                        if (!peers.isEmpty()) {
+                            torch[k][t][r] = peers.get(t).measure(wl.peerCommand()).get("torch." + wl.name() + "." + wl.unit());
+                        }
+                    }
+                }
+            }
+        } finally {
+            for (PeerProcess p : peers) if (p != null) p.close();
+        }
+        List<Result> out = new ArrayList<>();
+        for (int k = 0; k < w; k++) {
+            Workload wl = workloads.get(k);
+            for (int t = 1; t <= maxThreads; t++) {
+                String ours = "tensor.threads" + t + "." + wl.name() + "." + wl.unit();
+                String theirs = "torch.threads" + t + "." + wl.name() + "." + wl.unit();
+                out.add(Result.of(ours, wl.unit(), panamax[k][t], peers.isEmpty() ? "" : theirs));
+                if (peers.isEmpty()) continue;
+                out.add(Result.of(theirs, wl.unit(), torch[k][t], ""));
+                out.add(Result.of(ours + ".vsTorch", "x", ratios(panamax[k][t], torch[k][t]), ""));
+            }
+        }
+        return out;
+    }
+
+    private static double msPer(int steps, Runnable step) {
+        long t0 = System.nanoTime();
+        for (int i = 0; i < steps; i++) step.run();
+        return (System.nanoTime() - t0) / 1e6 / steps;
+    }
+
+    private static double tokensPerSecond(GptWorkload gpt, int tokens) {
+        long t0 = System.nanoTime();
+        gpt.generate(tokens);
+        return tokens / ((System.nanoTime() - t0) / 1e9);
+    }
+
+    /** Round by round, {@code a[r] / b[r]}. */
+    private static double[] ratios(double[] a, double[] b) {
+        double[] r = new double[a.length];
+        for (int i = 0; i < a.length; i++) r[i] = a[i] / b[i];
+        return r;
+    }
+}
