@@ -53,7 +53,7 @@ public final class CnnDemoCommand implements Callable<Integer> {
         }
         Backend selected;
         try {
-            String unavailable = backend == null ? null : MlpDemoCommand.unavailable(backend);
+            String unavailable = backend == null ? null : DemoOptions.unavailable(backend);
             if (unavailable != null) {
                 System.err.println("panamax demo cnn: " + unavailable);
                 return 1;

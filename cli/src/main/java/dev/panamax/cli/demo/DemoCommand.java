@@ -1,7 +1,6 @@
 package dev.panamax.cli.demo;
 
 import com.fasterxml.jackson.jr.ob.JSON;
-import dev.panamax.core.Settings;
 import dev.panamax.core.io.AtomicFile;
 import dev.panamax.tensor.Backends;
 import dev.panamax.tensor.Tensor;
@@ -13,7 +12,6 @@ import dev.panamax.tensor.nn.GptConfig;
 import dev.panamax.tensor.opencl.KernelBuildException;
 import dev.panamax.tensor.opencl.OpenClTensorBackend;
 import dev.panamax.tensor.opencl.OpenClTensorException;
-import dev.panamax.tensor.opencl.OpenClTensorProvider;
 import dev.panamax.tensor.optim.Adam;
 import dev.panamax.tensor.spi.Backend;
 import picocli.CommandLine;
@@ -146,21 +144,10 @@ public final class DemoCommand implements Callable<Integer> {
         }
         GptConfig config = new GptConfig(vocabulary.length, shape.contextLength(), shape.dim(), shape.heads(), shape.layers());
 
-        String wanted = backend != null ? backend : Settings.value(Backends.PROPERTY);
-        Backend selected;
-        try {
-            String unavailable = wanted == null ? null : MlpDemoCommand.unavailable(wanted);
-            if (unavailable != null) {
-                err.println("panamax demo: " + unavailable);
-                return 1;
-            }
-            selected = OpenClTensorBackend.NAME.equals(wanted) ? new OpenClTensorProvider().create()
-                    : backend == null ? Backends.current() : Backends.use(backend);
-        } catch (IllegalArgumentException | IllegalStateException | OpenClTensorException e) {
-            err.println("panamax demo: " + e.getMessage());
-            return 1;
-        }
-        OpenClTensorBackend made = OpenClTensorBackend.NAME.equals(wanted) ? (OpenClTensorBackend) selected : null;
+        DemoOptions.Selected chosen = DemoOptions.selectBackend(backend, err);
+        if (chosen == null) return 1;
+        Backend selected = chosen.backend();
+        OpenClTensorBackend made = chosen.madeForTheRun();
         try (Backends.Selection use = Backends.using(selected)) {
             return run(text, vocabulary, config, settings, selected);
         } catch (TextDemoException e) {

@@ -1,7 +1,16 @@
 package dev.panamax.cli.demo;
 
 import dev.panamax.tensor.cpu.ThreadBudget;
+import dev.panamax.cli.TensorBackendStatus;
+import dev.panamax.core.Settings;
+import dev.panamax.tensor.Backends;
+import dev.panamax.tensor.opencl.OpenClTensorBackend;
+import dev.panamax.tensor.opencl.OpenClTensorException;
+import dev.panamax.tensor.opencl.OpenClTensorProvider;
+import dev.panamax.tensor.spi.Backend;
 import picocli.CommandLine;
+
+import java.io.PrintStream;
 
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -28,5 +37,52 @@ final class DemoOptions {
         String kind = Files.isDirectory(file) ? "a directory" : "not a regular file (a device, pipe or socket)";
         throw new CommandLine.ParameterException(spec.commandLine(), option + "=" + file + ": it exists and is " + kind
                 + "; expected a regular file or a new file's path (nothing was written or deleted)");
+    }
+
+    /**
+     * The backend a demo trains on, and the opencl backend made for the run alone (null otherwise),
+     * which the demo closes at its end so that its queue and the programs it compiled are released
+     * and the leak count means what it says.
+     */
+    record Selected(Backend backend, OpenClTensorBackend madeForTheRun) {}
+
+    /**
+     * The backend {@code --backend} (else {@code panamax.tensor.backend}, else the default) names; null
+     * after printing why it cannot run here to {@code err}, with every other backend and why.
+     */
+    static Selected selectBackend(String backend, PrintStream err) {
+        String wanted = backend != null ? backend : Settings.value(Backends.PROPERTY);
+        try {
+            String unavailable = wanted == null ? null : unavailable(wanted);
+            if (unavailable != null) {
+                err.println("panamax demo: " + unavailable);
+                return null;
+            }
+            if (OpenClTensorBackend.NAME.equals(wanted)) {
+                var made = (OpenClTensorBackend) new OpenClTensorProvider().create();
+                return new Selected(made, made);
+            }
+            return new Selected(backend == null ? Backends.current() : Backends.use(backend), null);
+        } catch (IllegalArgumentException | IllegalStateException | OpenClTensorException e) {
+            err.println("panamax demo: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * Why the backend called {@code name} cannot run here, then every other backend and why each is
+     * unavailable; null when it can run, or when there is none by that name ({@link Backends#use}
+     * says so, listing them).
+     */
+    static String unavailable(String name) {
+        var backends = TensorBackendStatus.all();
+        for (TensorBackendStatus b : backends) {
+            if (b.name().equals(name) && !b.available()) {
+                var others = backends.stream().filter(o -> !o.name().equals(name)).toList();
+                return "tensor backend '" + name + "' cannot run here: " + b.unavailableReason()
+                        + "\n  the other tensor backends: " + TensorBackendStatus.describe(others);
+            }
+        }
+        return null;
     }
 }

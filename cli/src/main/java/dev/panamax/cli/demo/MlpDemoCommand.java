@@ -1,14 +1,11 @@
 package dev.panamax.cli.demo;
 
 import com.fasterxml.jackson.jr.ob.JSON;
-import dev.panamax.cli.TensorBackendStatus;
 import dev.panamax.core.io.AtomicFile;
 import dev.panamax.tensor.Backends;
-import dev.panamax.core.Settings;
 import dev.panamax.tensor.opencl.KernelBuildException;
 import dev.panamax.tensor.opencl.OpenClTensorBackend;
 import dev.panamax.tensor.opencl.OpenClTensorException;
-import dev.panamax.tensor.opencl.OpenClTensorProvider;
 import dev.panamax.tensor.spi.Backend;
 import dev.panamax.tensor.spi.Device;
 import picocli.CommandLine;
@@ -126,23 +123,10 @@ public final class MlpDemoCommand implements Callable<Integer> {
             err.println("panamax demo: " + e.getMessage());
             return 1;
         }
-        String wanted = backend != null ? backend : Settings.value(Backends.PROPERTY);
-        Backend selected;
-        try {
-            String unavailable = wanted == null ? null : unavailable(wanted);
-            if (unavailable != null) {
-                err.println("panamax demo: " + unavailable);
-                return 1;
-            }
-            // an opencl backend of the run's own, closed at its end: its queue and the programs it
-            // compiles are released, so the bridge's leak count means what it says
-            selected = OpenClTensorBackend.NAME.equals(wanted) ? new OpenClTensorProvider().create()
-                    : backend == null ? Backends.current() : Backends.use(backend);
-        } catch (IllegalArgumentException | IllegalStateException | OpenClTensorException e) {
-            err.println("panamax demo: " + e.getMessage());
-            return 1;
-        }
-        OpenClTensorBackend made = OpenClTensorBackend.NAME.equals(wanted) ? (OpenClTensorBackend) selected : null;
+        DemoOptions.Selected chosen = DemoOptions.selectBackend(backend, err);
+        if (chosen == null) return 1;
+        Backend selected = chosen.backend();
+        OpenClTensorBackend made = chosen.madeForTheRun();
         try (Backends.Selection use = Backends.using(selected)) {
             if (device != null && selected.device().isHost()) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--device=" + device + ": the " + selected.name()
@@ -239,22 +223,6 @@ public final class MlpDemoCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * Why the backend called {@code name} cannot run here, then every other backend and why each is
-     * unavailable; null when it can run, or when there is none by that name ({@link Backends#use}
-     * says so, listing them).
-     */
-    static String unavailable(String name) {
-        var backends = TensorBackendStatus.all();
-        for (TensorBackendStatus b : backends) {
-            if (b.name().equals(name) && !b.available()) {
-                var others = backends.stream().filter(o -> !o.name().equals(name)).toList();
-                return "tensor backend '" + name + "' cannot run here: " + b.unavailableReason()
-                        + "\n  the other tensor backends: " + TensorBackendStatus.describe(others);
-            }
-        }
-        return null;
-    }
 
     /** {@code cpu (host memory)}, {@code opencl:0 (pthread-AMD EPYC 7B13)}: the backend and where its tensors live. */
     static String placeOf(Backend backend) {
