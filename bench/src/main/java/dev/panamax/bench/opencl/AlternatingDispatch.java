@@ -1,5 +1,6 @@
 package dev.panamax.bench.opencl;
 
+import dev.panamax.bench.BenchSettings;
 import dev.panamax.opencl.OpenCl;
 import dev.panamax.opencl.binding.CL;
 import dev.panamax.opencl.binding.ClDeviceId;
@@ -117,7 +118,7 @@ public final class AlternatingDispatch {
     }
 
     private static void run(List<Binding> bindings, int rounds, double blockMillis) throws Throwable {
-        long seed = Long.getLong(SEED_PROPERTY, 1);
+        long seed = BenchSettings.ALTERNATION_SEED.get();
         // calls per block, per figure: sized on the first binding so every binding runs the same count
         Map<DispatchFigure, Integer> callsPerBlock = new EnumMap<>(DispatchFigure.class);
         for (DispatchFigure figure : DispatchFigure.values()) {

@@ -1,5 +1,6 @@
 package dev.panamax.bench.tensor;
 
+import dev.panamax.bench.BenchSettings;
 import dev.panamax.bench.Measurement;
 import dev.panamax.bench.Result;
 import dev.panamax.tensor.Backends;
@@ -29,13 +30,10 @@ import java.util.Optional;
  * Python peers only Panamax's figures are reported. The device is chosen by
  * {@code -Dpanamax.tensor.device} (an index or part of its name, e.g. {@code NVIDIA}).
  * {@code --full} takes the sizes of the targets (64M floats, 4096 x 4096); the default is smaller
- * so that a 2-core machine runs it in about a minute. {@value #ADD_ELEMENTS}, {@value #MATMUL_N} and
- * {@value #ROUNDS} override the add's length, the product's size and the number of rounds.
+ * so that a 2-core machine runs it in about a minute. {@code panamax.bench.device.addElements}, {@code panamax.bench.device.matmulN} and
+ * {@code panamax.bench.device.rounds} override the add's length, the product's size and the number of rounds.
  */
 public final class DeviceFigures implements Measurement {
-    static final String ADD_ELEMENTS = "panamax.bench.device.addElements";
-    static final String MATMUL_N = "panamax.bench.device.matmulN";
-    static final String ROUNDS = "panamax.bench.device.rounds";
 
     @Override
     public String suite() {
@@ -44,8 +42,10 @@ public final class DeviceFigures implements Measurement {
 
     /** The workloads, at the targets' sizes when {@code full}. */
     static List<DeviceWorkload> workloads(boolean full) {
-        long add = Long.getLong(ADD_ELEMENTS, full ? 64L << 20 : 16L << 20);
-        int n = Integer.getInteger(MATMUL_N, full ? 4096 : 1024);
+        Long givenAdd = BenchSettings.DEVICE_ADD_ELEMENTS.get();
+        long add = givenAdd != null ? givenAdd : full ? 64L << 20 : 16L << 20;
+        Integer givenN = BenchSettings.DEVICE_MATMUL_N.get();
+        int n = givenN != null ? givenN : full ? 4096 : 1024;
         return List.of(
                 new DeviceWorkload.Step("spiral", 256, new int[]{2, 256, 256, 3}, full ? 100 : 20),
                 new DeviceWorkload.Step("big", 1024, new int[]{784, 1024, 1024, 10}, full ? 5 : 2),
@@ -71,7 +71,8 @@ public final class DeviceFigures implements Measurement {
         PythonPeers.say("opencl figures on " + opencl.device() + ", products through "
                 + (opencl instanceof OpenClTensorBackend o && o.usesClBlast() ? "CLBlast" : "the generated kernel (no CLBlast)")
                 + "; cpu backend on " + ThreadBudget.threads() + " thread(s)");
-        int rounds = Integer.getInteger(ROUNDS, quick ? 5 : 11);
+        Integer givenRounds = BenchSettings.DEVICE_ROUNDS.get();
+        int rounds = givenRounds != null ? givenRounds : quick ? 5 : 11;
         Optional<Path> python = PythonPeers.ensure(PythonPeers.defaultEnvironment());
         List<Result> out = new ArrayList<>();
         try (PeerProcess peers = python.isPresent() ? PeerProcess.start(python.get(), ThreadBudget.threads()) : null) {

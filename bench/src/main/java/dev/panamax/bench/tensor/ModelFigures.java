@@ -1,5 +1,6 @@
 package dev.panamax.bench.tensor;
 
+import dev.panamax.bench.BenchSettings;
 import dev.panamax.bench.Measurement;
 import dev.panamax.bench.Result;
 import dev.panamax.tensor.cpu.ThreadBudget;
@@ -23,7 +24,6 @@ import java.util.function.ToDoubleFunction;
  * 1 is faster; for tokens/s above 1 is faster).
  */
 public final class ModelFigures implements Measurement {
-    static final String THREADS_PROPERTY = "panamax.bench.models.threads";
     /** The transformer step's batch. */
     static final int GPT_BATCH = 32;
     /** The CNN demo's batch. */
@@ -54,7 +54,7 @@ public final class ModelFigures implements Measurement {
                 new Workload("gpt.generate", "tokensPerS", "gptgen " + tokens, m -> tokensPerSecond(m.gpt(), tokens)),
                 new Workload("cnn.step", "ms", "cnn " + cnnSteps, m -> msPer(cnnSteps, m.cnn()::step)));
         int maxThreads = Math.min(ThreadBudget.maximum(),
-                Integer.getInteger(THREADS_PROPERTY, Math.min(2, Runtime.getRuntime().availableProcessors())));
+                BenchSettings.MODELS_THREADS.get());
         int rounds = quick ? 3 : 5;
         Optional<Path> python = PythonPeers.ensure(PythonPeers.defaultEnvironment());
         int w = workloads.size();

@@ -1,5 +1,6 @@
 package dev.panamax.bench.tensor;
 
+import dev.panamax.bench.BenchSettings;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,7 +39,7 @@ public final class PythonPeers {
 
     /** {@code -Dpanamax.pyenv}, or {@code target/pyenv} under the working directory (the launcher runs in the project root). */
     public static Path defaultEnvironment() {
-        return Path.of(System.getProperty("panamax.pyenv", "target/pyenv")).toAbsolutePath();
+        return BenchSettings.pyenv();
     }
 
     /** The environment's interpreter. */
@@ -51,7 +52,7 @@ public final class PythonPeers {
      * installing them when missing; empty (after saying why on stderr) when that fails.
      */
     public static Optional<Path> ensure(Path env) throws InterruptedException {
-        String given = System.getProperty("panamax.python");
+        String given = BenchSettings.PYTHON.raw();
         if (given != null && !given.isBlank()) {
             Path p = Path.of(given.strip());
             if (Files.isExecutable(p) && imports(p)) return Optional.of(p);

@@ -1,5 +1,6 @@
 package dev.panamax.bench.tensor;
 
+import dev.panamax.bench.BenchSettings;
 import dev.panamax.bench.Measurement;
 import dev.panamax.bench.Result;
 import dev.panamax.tensor.cpu.ThreadBudget;
@@ -22,7 +23,6 @@ import java.util.Optional;
  * 1 is a speed-up) and {@code tensor.threadsT.*.vsTorch} (Panamax over PyTorch in the same round).
  */
 public final class ThreadScaling implements Measurement {
-    static final String THREADS_PROPERTY = "panamax.bench.scaling.threads";
     static final int SPIRAL_STEPS = 50;
     static final int BIG_STEPS = 2;
 
@@ -45,7 +45,7 @@ public final class ThreadScaling implements Measurement {
     @Override
     public List<Result> run(boolean quick) throws Exception {
         int maxThreads = Math.min(ThreadBudget.maximum(),
-                Integer.getInteger(THREADS_PROPERTY, Runtime.getRuntime().availableProcessors()));
+                BenchSettings.SCALING_THREADS.get());
         int rounds = quick ? 3 : 7;
         Optional<Path> python = PythonPeers.ensure(PythonPeers.defaultEnvironment());
         int w = WORKLOADS.size();
