@@ -43,7 +43,7 @@ import java.util.concurrent.Callable;
                 + " and an MLP) on a bundled public-domain text, or on your own (--data FILE.txt). Prints samples of"
                 + " generated text, the training and validation loss and tokens/s. 'demo mlp' and 'demo cnn' are smaller demos."})
 public final class DemoCommand implements Callable<Integer> {
-    @Option(names = "--data", paramLabel = "FILE.txt", description = "Train on your text: a UTF-8 text file (the last 10% is held out for"
+    @Option(names = "--data", paramLabel = "FILE.txt", description = "Train on your text: a UTF-8 text file (the last 10%% is held out for"
             + " validation). Default: the bundled Shakespeare.")
     Path data;
 
@@ -94,7 +94,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--save", paramLabel = "FILE.safetensors", description = "Write the model, optimizer, step and RNG state as a safetensors checkpoint.")
     Path save;
 
-    @Option(names = "--load", paramLabel = "FILE.safetensors", description = "Resume from a checkpoint --save wrote (with --steps 0: only sample).")
+    @Option(names = "--load", paramLabel = "FILE.safetensors", description = "Resume from a checkpoint --save wrote, with the model sizes it records (with --steps 0: only sample).")
     Path load;
 
     @Option(names = "--plot", paramLabel = "FILE.png", description = "Write the loss curve as a PNG.")
@@ -113,6 +113,7 @@ public final class DemoCommand implements Callable<Integer> {
         GptConfig shape;
         try {
             settings = new TextTrainingSettings(steps, batch, learningRate, Math.min(30, steps / 10), sampleEvery, sampleLength, temperature, topK);
+            if (load != null) adoptSavedShape(load);
             shape = new GptConfig(1, context, dim, heads, layers);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
@@ -188,7 +189,8 @@ public final class DemoCommand implements Callable<Integer> {
                 } catch (IOException e) {
                     throw new TextDemoException(load + ": cannot be read as a checkpoint (" + e.getMessage() + "); expected a file --save wrote");
                 } catch (IllegalArgumentException e) {
-                    throw new TextDemoException(e.getMessage() + " (expected --context, --dim, --heads and --layers as when it was saved)");
+                    throw new TextDemoException(e.getMessage() + " (expected --context, --dim, --heads and --layers as when it was saved;"
+                            + " a checkpoint this demo saved sets them itself)");
                 }
                 out.printf(Locale.ROOT, "loaded    %s at step %d%n", load, loadedStep);
             }
@@ -233,7 +235,9 @@ public final class DemoCommand implements Callable<Integer> {
                 long saved = firstStep + steps;
                 written &= writeFile("saved", save, () -> {
                     try {
-                        Checkpoint.save(save, model, adam, saved, rng);
+                        Checkpoint.save(save, model, adam, saved, rng, Map.of(CONTEXT_KEY, Integer.toString(config.contextLength()),
+                                DIM_KEY, Integer.toString(config.dim()), HEADS_KEY, Integer.toString(config.heads()),
+                                LAYERS_KEY, Integer.toString(config.layers())));
                     } catch (IOException e) {
                         throw new UncheckedIOException("cannot write " + save + ": " + e.getMessage(), e);
                     }
@@ -271,6 +275,41 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /** The vocabulary a checkpoint holds (its {@code vocabulary} tensor). */
+    /** The metadata keys under which {@code --save} records the model's sizes, so that {@code --load} rebuilds it. */
+    static final String CONTEXT_KEY = "demo.context", DIM_KEY = "demo.dim", HEADS_KEY = "demo.heads", LAYERS_KEY = "demo.layers";
+
+    /**
+     * Takes the model's sizes from the checkpoint's metadata for each of {@code --context},
+     * {@code --dim}, {@code --heads} and {@code --layers} not given on the command line. A file that
+     * cannot be read, or lacks the keys (an older checkpoint, or one of another program), changes
+     * nothing: reading its vocabulary and parameters reports what is wrong with it.
+     */
+    private void adoptSavedShape(Path file) {
+        Map<String, String> metadata;
+        try {
+            if (!Files.isRegularFile(file)) return;
+            metadata = SafeTensors.header(file).metadata();
+        } catch (IOException | RuntimeException e) {
+            return;
+        }
+        CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        context = saved(metadata, CONTEXT_KEY, given.hasMatchedOption("--context"), context);
+        dim = saved(metadata, DIM_KEY, given.hasMatchedOption("--dim"), dim);
+        heads = saved(metadata, HEADS_KEY, given.hasMatchedOption("--heads"), heads);
+        layers = saved(metadata, LAYERS_KEY, given.hasMatchedOption("--layers"), layers);
+    }
+
+    private static int saved(Map<String, String> metadata, String key, boolean givenOnTheCommandLine, int current) {
+        String value = metadata.get(key);
+        if (givenOnTheCommandLine || value == null) return current;
+        try {
+            int n = Integer.parseInt(value.strip());
+            return n > 0 ? n : current;
+        } catch (NumberFormatException e) {
+            return current;
+        }
+    }
+
     private static int[] savedVocabulary(Path file) throws DataFileException {
         if (!Files.isRegularFile(file)) throw new DataFileException(file, "no such file; expected a checkpoint --save wrote");
         try (var scope = TensorScope.open(); var content = SafeTensors.read(file)) {

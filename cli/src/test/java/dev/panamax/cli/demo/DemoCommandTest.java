@@ -78,6 +78,29 @@ class DemoCommandTest {
     }
 
     @Test
+    void aCheckpointRecordsTheModelSizesSoLoadingNeedsNone(@TempDir Path dir) {
+        Path checkpoint = dir.resolve("tiny.safetensors");
+        Run saved = demo(with(TINY, "--steps", "1", "--sample-every", "0", "--save", checkpoint.toString()));
+        assertEquals(0, saved.exit(), saved.err() + saved.out());
+        Run r = demo("--backend", "cpu", "--batch", "4", "--steps", "0", "--load", checkpoint.toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        String model = saved.out().lines().filter(l -> l.startsWith("model ")).findFirst().orElseThrow();
+        assertTrue(r.out().contains(model.substring(0, model.indexOf(" parameters") + 11)), model + " vs " + r.out());
+    }
+
+    @Test
+    void aCheckpointOfAnotherArchitectureListsTheFirstDifferencesOnly(@TempDir Path dir) {
+        Path checkpoint = dir.resolve("small.safetensors");
+        assertEquals(0, demo(with(TINY, "--steps", "1", "--save", checkpoint.toString())).exit());
+        Run r = demo("--dim", "32", "--heads", "2", "--layers", "2", "--context", "16", "--batch", "4", "--backend", "cpu",
+                "--steps", "0", "--load", checkpoint.toString());
+        assertEquals(1, r.exit(), r.out() + r.err());
+        assertTrue(r.err().contains("of another shape in all)"), r.err());
+        assertTrue(r.err().contains("tensors in all)"), r.err());
+        assertTrue(r.err().length() < 1500, "a readable error, not every tensor: " + r.err());
+    }
+
+    @Test
     void aFileThatIsNoCheckpointIsRefused(@TempDir Path dir) throws IOException {
         Path notOne = Files.writeString(dir.resolve("x.safetensors"), "hello");
         Run r = demo(with(TINY, "--steps", "0", "--load", notOne.toString()));

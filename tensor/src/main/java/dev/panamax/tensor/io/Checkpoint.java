@@ -52,8 +52,29 @@ public final class Checkpoint {
      * state (null: none) to {@code file}, atomically.
      */
     public static void save(Path file, Module module, Optimizer optimizer, long step, RestorableRandom rng) throws IOException {
+        save(file, module, optimizer, step, rng, Map.of());
+    }
+
+    /**
+     * As {@link #save(Path, Module, Optimizer, long, RestorableRandom)}, with {@code extra} strings in
+     * the metadata beside the checkpoint's own (an application's description of its model, such as its
+     * sizes, so that loading can rebuild the architecture); {@link SafeTensors#header(Path)} reads
+     * them back.
+     *
+     * @throws IllegalArgumentException when an extra key is one the checkpoint writes itself
+     */
+    public static void save(Path file, Module module, Optimizer optimizer, long step, RestorableRandom rng, Map<String, String> extra)
+            throws IOException {
         Map<String, Tensor> tensors = new LinkedHashMap<>(module.stateDict());
         Map<String, String> metadata = new LinkedHashMap<>();
+        for (String key : extra.keySet()) {
+            if (key.equals("format") || key.equals("panamax.checkpoint") || key.equals("step") || key.equals("rng")
+                    || key.equals("optimizer") || key.startsWith(OPTIMIZER)) {
+                throw new IllegalArgumentException("Checkpoint.save: extra metadata key '" + key
+                        + "' is one the checkpoint writes itself; expected another name (format, panamax.checkpoint, step, rng, optimizer"
+                        + " and optimizer.* are taken)");
+            }
+        }
         metadata.put("format", "pt");
         metadata.put("panamax.checkpoint", "1");
         metadata.put("step", Long.toString(step));
@@ -62,6 +83,7 @@ public final class Checkpoint {
         for (Map.Entry<String, Tensor> e : state.tensors().entrySet()) tensors.put(OPTIMIZER + e.getKey(), e.getValue());
         for (Map.Entry<String, String> e : state.values().entrySet()) metadata.put(OPTIMIZER + e.getKey(), e.getValue());
         if (rng != null) metadata.put("rng", RNG_ALGORITHM + String.format("%016x", rng.state()));
+        metadata.putAll(extra);
         SafeTensors.write(file, tensors, metadata);
     }
 
@@ -127,31 +149,41 @@ public final class Checkpoint {
     /** Every parameter present with its shape, and no other tensor outside the optimizer's (as PyTorch's strict loading). */
     private static void checkArchitecture(Path file, SafeTensorsHeader header, Module module) {
         Map<String, Tensor> parameters = module.stateDict();
-        List<String> problems = new ArrayList<>();
+        List<String> reshaped = new ArrayList<>(), missing = new ArrayList<>(), extra = new ArrayList<>();
         for (Map.Entry<String, Tensor> e : parameters.entrySet()) {
             SafeTensorsEntry saved = header.entry(e.getKey());
-            if (saved == null) problems.add("parameter '" + e.getKey() + "' " + e.getValue().shape() + " is missing");
+            if (saved == null) missing.add("parameter '" + e.getKey() + "' " + e.getValue().shape() + " is missing");
             else if (!saved.shape().equals(e.getValue().shape())) {
-                problems.add("tensor '" + e.getKey() + "' has shape " + saved.shape() + "; the model's parameter has " + e.getValue().shape());
+                reshaped.add("tensor '" + e.getKey() + "' has shape " + saved.shape() + "; the model's parameter has " + e.getValue().shape());
             }
         }
-        {
-            for (SafeTensorsEntry saved : header.entries()) {
-                if (!saved.name().startsWith(OPTIMIZER) && !parameters.containsKey(saved.name())) {
-                    problems.add("tensor '" + saved.name() + "' " + saved.shape() + " is no parameter of the model");
-                }
+        for (SafeTensorsEntry saved : header.entries()) {
+            if (!saved.name().startsWith(OPTIMIZER) && !parameters.containsKey(saved.name())) {
+                extra.add("tensor '" + saved.name() + "' " + saved.shape() + " is no parameter of the model");
             }
         }
+        List<String> problems = new ArrayList<>();
+        if (!reshaped.isEmpty()) problems.add(firstOf(reshaped, "; ", "of another shape"));
+        if (!missing.isEmpty()) problems.add(firstOf(missing, "; ", "missing"));
+        if (!extra.isEmpty()) problems.add(firstOf(extra, "; ", "extra"));
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(file + " does not fit the model (another architecture?): " + String.join("; ", problems)
                     + ". The model's parameters: " + describe(parameters));
         }
     }
 
+    /** At most {@value #LISTED} items of a list for an error message, then how many there are in all. */
+    private static final int LISTED = 3;
+
+    private static String firstOf(List<String> items, String separator, String what) {
+        if (items.size() <= LISTED) return String.join(separator, items);
+        return String.join(separator, items.subList(0, LISTED)) + separator + "... (" + items.size() + " " + what + " in all)";
+    }
+
     private static String describe(Map<String, Tensor> parameters) {
         List<String> out = new ArrayList<>();
         parameters.forEach((name, t) -> out.add(name + " " + t.shape()));
-        return String.join(", ", out);
+        return firstOf(out, ", ", "tensors");
     }
 
     private static long parseStep(Path file, String step) {
