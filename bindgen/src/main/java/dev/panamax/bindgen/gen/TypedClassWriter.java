@@ -320,7 +320,6 @@ final class TypedClassWriter {
         return "if (" + failed + ") " + plan.names().exception() + "." + checkMethod + "(" + code + ", " + fn + ");";
     }
 
-    /** Whether {@code f} passes handles of the caller's to C: they are then published for the call. */
     /**
      * The argument expressions of the handles {@code f} takes by value when there are two or more, by Java
      * name: in groups of two or three, the first of a group {@code CallGuard.use($$in, a, b[, c])}, the

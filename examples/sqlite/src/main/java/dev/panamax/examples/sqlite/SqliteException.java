@@ -7,6 +7,7 @@ import dev.panamax.examples.sqlite.binding.SQLiteException;
  * {@code SQLITE_ERROR (1) in sqlite3_prepare_v2: no such table: missing}.
  */
 public final class SqliteException extends SQLiteException {
+    private static final long serialVersionUID = 1L;
     private final String message;
 
     SqliteException(SQLiteException cause, String message) {
