@@ -1,12 +1,12 @@
 package dev.panamax.bindgen.gen;
 
 import dev.panamax.bindgen.decl.Param;
-import dev.panamax.core.abi.ScalarKind;
 import dev.panamax.bindgen.gen.BindingPlan.RawFunction;
 import dev.panamax.bindgen.gen.TypedFunction.Mapping;
 import dev.panamax.bindgen.gen.TypedFunction.Out;
 import dev.panamax.bindgen.gen.TypedFunction.Result;
 import dev.panamax.bindgen.gen.TypedFunction.TypedParam;
+import dev.panamax.core.abi.ScalarKind;
 
 import java.util.ArrayList;
 import java.util.HashMap;
