@@ -40,13 +40,16 @@ public final class SqliteExample {
                 }
             }
             // sqlite3_exec with a Java callback, called from C once per row
+            // (checked after the query: the handler runs inside a call from C)
             List<String> rows = new ArrayList<>();
+            List<List<String>> names = new ArrayList<>();
             db.query("SELECT id, name, age FROM people ORDER BY id", (columns, values) -> {
-                expect(List.of("id", "name", "age"), List.of(columns), "column names");
+                names.add(List.of(columns));
                 rows.add(String.join("|", values));
                 return true;
             });
             expect(List.of("1|Ada|30", "2|Grace|31", "3|Edsger|32", "4|Barbara|33"), rows, "rows through sqlite3_exec");
+            expect(List.of("id", "name", "age"), names.getFirst(), "column names");
 
             // sqlite3_step and sqlite3_column_*
             try (Statement select = db.prepare("SELECT id, name, age FROM people WHERE age > ? ORDER BY id")) {
