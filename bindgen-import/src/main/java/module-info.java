@@ -7,4 +7,6 @@ module dev.panamax.bindgen.importer {
     requires org.snakeyaml.engine.v2;
 
     exports dev.panamax.bindgen.importer;
+
+    provides dev.panamax.bindgen.importing.HeaderImporter with dev.panamax.bindgen.importer.LibclangHeaderImporter;
 }

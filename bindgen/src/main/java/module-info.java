@@ -10,4 +10,5 @@ module dev.panamax.bindgen {
     exports dev.panamax.bindgen.gen;
     exports dev.panamax.bindgen.check;
     exports dev.panamax.bindgen.glue;
+    exports dev.panamax.bindgen.importing;
 }

@@ -4,7 +4,6 @@ import dev.panamax.blas.binding.CBLAS;
 import dev.panamax.blas.binding.CBLASApi;
 import org.junit.jupiter.api.Test;
 
-
 import static dev.panamax.blas.binding.CBLAS.CblasColMajor;
 import static dev.panamax.blas.binding.CBLAS.CblasNoTrans;
 import static dev.panamax.blas.binding.CBLAS.CblasRowMajor;

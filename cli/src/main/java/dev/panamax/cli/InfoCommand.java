@@ -5,8 +5,8 @@ import dev.panamax.compute.ComputeDevice;
 import dev.panamax.compute.DeviceInfo;
 import dev.panamax.core.CoreLibrary;
 import dev.panamax.core.CpuFeatures;
-import dev.panamax.tensor.opencl.OpenClTensorBackend;
 import dev.panamax.core.SettingCatalogue;
+import dev.panamax.tensor.opencl.OpenClTensorBackend;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

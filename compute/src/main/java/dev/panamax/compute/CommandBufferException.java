@@ -5,6 +5,7 @@ package dev.panamax.compute;
  * The message names the command buffer, the failing command's index and what it was, and the status.
  */
 public final class CommandBufferException extends ComputeException {
+    private static final long serialVersionUID = 1L;
     private final int commandIndex;
 
     public CommandBufferException(String message, int commandIndex, Throwable cause) {

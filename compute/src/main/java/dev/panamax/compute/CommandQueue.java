@@ -1,8 +1,8 @@
 package dev.panamax.compute;
 
-import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.compute.spi.QueueDriver;
 import dev.panamax.compute.spi.Submission;
+import dev.panamax.core.memory.AllocatesForCaller;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;

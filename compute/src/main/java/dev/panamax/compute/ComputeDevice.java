@@ -1,6 +1,7 @@
 package dev.panamax.compute;
 
 import dev.panamax.core.memory.AllocatesForCaller;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;

@@ -6,6 +6,7 @@ package dev.panamax.compute;
  * allocated (sites are recorded at {@code -Dpanamax.leakDetection=PARANOID}, and one in 128 at SAMPLED).
  */
 public final class DeviceMemoryException extends ComputeException {
+    private static final long serialVersionUID = 1L;
     public DeviceMemoryException(String message) {
         super(message, null);
     }

@@ -6,6 +6,7 @@ package dev.panamax.compute;
  * {@code command buffer 'step' command 2 (dispatch 'saxpy'): argument 1 'x' (float*) takes a buffer, got 4 bytes}
  */
 public final class EncodingException extends ComputeException {
+    private static final long serialVersionUID = 1L;
     public EncodingException(String message) {
         super(message, null);
     }

@@ -1,6 +1,7 @@
 package dev.panamax.compute;
 
 import dev.panamax.core.memory.AllocatesForCaller;
+
 import java.util.List;
 
 /**

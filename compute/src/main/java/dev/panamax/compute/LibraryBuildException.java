@@ -2,6 +2,7 @@ package dev.panamax.compute;
 
 /** Kernel source that did not compile: the compiler's log and, when it names one, the failing line. */
 public final class LibraryBuildException extends ComputeException {
+    private static final long serialVersionUID = 1L;
     private final String log;
     private final int line;
 

@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * never the command buffer or its queue, so a driver may keep it without keeping the queue alive.
  */
 final class ResourceLease extends AtomicBoolean implements Runnable {
-    private final Resource[] resources;
+    private static final long serialVersionUID = 1L;
+    private final transient Resource[] resources;   // an AtomicBoolean is Serializable; a lease is never serialized
     private final int count;
 
     ResourceLease(Resource[] resources, int count) {

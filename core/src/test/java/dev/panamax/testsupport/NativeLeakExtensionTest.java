@@ -42,7 +42,7 @@ class NativeLeakExtensionTest {
     static class CleansUp {
         @Test
         void closes() {
-            try (NativeBuffer b = NativeBuffer.allocate(100); BufferPool pool = BufferPool.create()) {
+            try (NativeBuffer _ = NativeBuffer.allocate(100); BufferPool pool = BufferPool.create()) {
                 pool.acquire(64).close();
             }
         }

@@ -5,8 +5,8 @@ import dev.panamax.opencl.binding.CL;
 import dev.panamax.opencl.binding.CLApi;
 import dev.panamax.opencl.binding.ClMem;
 import dev.panamax.opencl.binding.ClNativeKernelFunc;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;

@@ -1,8 +1,8 @@
 package dev.panamax.tensor;
 
 import dev.panamax.tensor.spi.Backend;
-import dev.panamax.tensor.spi.Device;
 import dev.panamax.tensor.spi.BinaryOp;
+import dev.panamax.tensor.spi.Device;
 import dev.panamax.tensor.spi.Kernel;
 import dev.panamax.tensor.spi.Operand;
 import dev.panamax.tensor.spi.ReduceOp;

@@ -1,8 +1,8 @@
 package dev.panamax.tensor;
 
-import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.core.memory.NativeMemory;
 import dev.panamax.core.memory.PoolMetrics;
+import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.tensor.spi.Storage;
 import dev.panamax.tensor.spi.StoragePool;
 import dev.panamax.testsupport.AllowNativeLeaks;
@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;

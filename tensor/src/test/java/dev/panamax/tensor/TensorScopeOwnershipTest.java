@@ -1,6 +1,5 @@
 package dev.panamax.tensor;
 
-import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.core.memory.NativeBuffer;
 import dev.panamax.core.memory.NativeScope;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,10 @@
 package dev.panamax.bench.batch;
 
+import dev.panamax.bindgen.glue.ThunkEmitter;
+import dev.panamax.bindgen.glue.ThunkSources;
 import dev.panamax.core.abi.CFunction;
 import dev.panamax.core.abi.CFunctionType;
 import dev.panamax.core.abi.CType;
-import dev.panamax.bindgen.glue.ThunkEmitter;
-import dev.panamax.bindgen.glue.ThunkSources;
 import dev.panamax.core.internal.BundledLibrary;
 
 import java.io.IOException;

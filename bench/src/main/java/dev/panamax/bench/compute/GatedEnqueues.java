@@ -56,7 +56,7 @@ final class GatedEnqueues implements AutoCloseable {
             OpenCl.setArg(kk, 1, TinyKernel.ADDEND);
             CLApi.clSetKernelArg(kk, 2, Integer.BYTES, arena.allocateFrom(ValueLayout.JAVA_INT, TinyKernel.ELEMENTS));
         } catch (Throwable t) {
-            try (ClContext c = context; ClCommandQueue a = cq; ClProgram r = p; ClKernel e = kk; ClMem m = b) {
+            try (ClContext _ = context; ClCommandQueue _ = cq; ClProgram _ = p; ClKernel _ = kk; ClMem _ = b) {
                 throw t;
             }
         }
@@ -119,7 +119,7 @@ final class GatedEnqueues implements AutoCloseable {
 
     @Override
     public void close() {
-        try (Arena a = arena; ClContext c = context; ClCommandQueue cq = queue; ClMem b = buffer; ClProgram p = program; ClKernel kk = kernel) {
+        try (Arena _ = arena; ClContext _ = context; ClCommandQueue _ = queue; ClMem _ = buffer; ClProgram _ = program; ClKernel _ = kernel) {
             CL.clFinish(q);
         }
     }

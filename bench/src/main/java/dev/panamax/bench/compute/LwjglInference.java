@@ -1,10 +1,10 @@
 package dev.panamax.bench.compute;
 
+import dev.panamax.bench.opencl.LwjglDispatch;
 import org.lwjgl.BufferUtils;
 import org.lwjgl.PointerBuffer;
 import org.lwjgl.opencl.CL10;
 import org.lwjgl.opencl.CL20;
-import dev.panamax.bench.opencl.LwjglDispatch;
 
 import java.nio.IntBuffer;
 

@@ -30,7 +30,7 @@ public class ScratchFrameBench {
     @Benchmark
     @Figure(value = "panamax.scratch.pushClose.ns")
     public void pushClose() {
-        try (ScratchStack.Frame frame = ScratchStack.push()) {
+        try (ScratchStack.Frame _ = ScratchStack.push()) {
             // nothing allocated
         }
     }

@@ -99,6 +99,7 @@ public final class DispatchAlternation implements Measurement {
 
     /** A PoCL driver that did not come up in a child JVM: PoCL built without it, or another OpenCL platform listed first. */
     static final class DriverMissingException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
         DriverMissingException(String message) {
             super(message);
         }

@@ -133,8 +133,8 @@ public class PanamaxDispatch {
             if (queue != null) CLApi.clFinish(queue);
         } finally {
             // every object is released (in reverse order of creation) even when one release fails
-            try (Arena a = arena; ClContext c = context; ClCommandQueue q = queue; ClMem b = buffer; ClProgram p = program;
-                 ClKernel k = kernel; Batch r = enqueueAndFinish; Batch h = enqueueChunk; Batch e = enqueues; Batch s = setArgsAndEnqueues) {
+            try (Arena _ = arena; ClContext _ = context; ClCommandQueue _ = queue; ClMem _ = buffer; ClProgram _ = program;
+                 ClKernel _ = kernel; Batch _ = enqueueAndFinish; Batch _ = enqueueChunk; Batch _ = enqueues; Batch _ = setArgsAndEnqueues) {
                 // closed by try-with-resources
             }
         }

@@ -68,7 +68,7 @@ public class SetArgCall {
 
     @TearDown(Level.Trial)
     public void tearDown() throws Throwable {
-        try (Arena a = arena; ClKernel k = typedKernel) {
+        try (Arena _ = arena; ClKernel _ = typedKernel) {
             owner.tearDown();
         }
         LwjglDispatch.releaseIcd();

@@ -51,7 +51,7 @@ final class CnnStep implements AutoCloseable {
 
     /** One step in a scope of its own, the loss read at the end (as PyTorch's side reads it). */
     double step() {
-        try (var scope = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             Tensor loss = Tensor.crossEntropy(model.forward(x), y);
             adam.zeroGrad();
             loss.backward();

@@ -78,14 +78,14 @@ sealed interface DeviceWorkload permits DeviceWorkload.Step, DeviceWorkload.Add,
         @Override
         public Rounds prepare(Backend backend) {
             MlpStep step;
-            try (var on = Backends.using(backend)) {
+            try (var _ = Backends.using(backend)) {
                 step = new MlpStep(batch, sizes);
                 step.step();
             }
             return new Rounds() {
                 @Override
                 public double measure() {
-                    try (var on = Backends.using(backend)) {
+                    try (var _ = Backends.using(backend)) {
                         long t = System.nanoTime();
                         for (int i = 0; i < steps; i++) step.step();
                         return (System.nanoTime() - t) / 1e6 / steps;
@@ -94,7 +94,7 @@ sealed interface DeviceWorkload permits DeviceWorkload.Step, DeviceWorkload.Add,
 
                 @Override
                 public void close() {
-                    try (var on = Backends.using(backend)) {
+                    try (var _ = Backends.using(backend)) {
                         step.close();
                     }
                 }
@@ -187,7 +187,7 @@ sealed interface DeviceWorkload permits DeviceWorkload.Step, DeviceWorkload.Add,
             this.reps = reps;
             this.op = op;
             var rng = new SplittableRandom(2);
-            try (var on = Backends.using(backend)) {
+            try (var _ = Backends.using(backend)) {
                 a = TensorScope.unscoped(() -> Tensor.uniform(rng, 0, 1, shape));
                 b = TensorScope.unscoped(() -> Tensor.uniform(rng, 0, 1, shape));
             }
@@ -196,10 +196,10 @@ sealed interface DeviceWorkload permits DeviceWorkload.Step, DeviceWorkload.Add,
 
         @Override
         public double measure() {
-            try (var on = Backends.using(backend)) {
+            try (var _ = Backends.using(backend)) {
                 backend.sync();
                 long t = System.nanoTime();
-                try (var scope = TensorScope.open()) {
+                try (var _ = TensorScope.open()) {
                     for (int i = 0; i < reps; i++) op.apply(a, b);
                     backend.sync(); // the time covers what the device did (a scope's end only hands work over)
                 }

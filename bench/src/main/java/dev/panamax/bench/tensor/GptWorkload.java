@@ -55,7 +55,7 @@ final class GptWorkload implements AutoCloseable {
 
     /** One training step in a scope of its own: forward, cross-entropy, backward, clipping, AdamW; the loss read. */
     double step() {
-        try (var scope = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             Tensor logits = gpt.forward(inputs);
             Tensor loss = Tensor.crossEntropy(logits.reshape(-1, CONFIG.vocabSize()), targets.reshape(-1));
             adam.zeroGrad();
@@ -74,11 +74,11 @@ final class GptWorkload implements AutoCloseable {
         if (count < 1) throw new IllegalArgumentException("GptWorkload.generate(count=" + count + "): expected at least 1 token");
         int context = CONFIG.contextLength(), v = CONFIG.vocabSize();
         long[] tokens = java.util.Arrays.copyOf(prompt, PROMPT + count);
-        try (var off = Autograd.noGrad()) {
+        try (var _ = Autograd.noGrad()) {
             for (int i = PROMPT; i < tokens.length; i++) {
                 int from = Math.max(0, i - context);
                 long[] window = java.util.Arrays.copyOfRange(tokens, from, i);
-                try (var scope = TensorScope.open()) {
+                try (var _ = TensorScope.open()) {
                     Tensor logits = gpt.forward(Tensor.of(window, 1, window.length)).slice(1, window.length - 1, window.length).reshape(v);
                     tokens[i] = logits.argmax(0).toLongArray()[0];
                 }

@@ -87,7 +87,7 @@ public final class KernelProfile {
 
     /** Steps on a lazy cpu backend, for a sampling profiler: {@code KernelProfile spiral 20000 lazy}. */
     private static void lazy(String which, int steps) {
-        try (var b = Backends.using(new CpuBackend(true, 1024));
+        try (var _ = Backends.using(new CpuBackend(true, 1024));
              var step = which.equals("big") ? new MlpStep(1024, 784, 1024, 1024, 10) : new MlpStep(256, 2, 256, 256, 3)) {
             for (int i = 0; i < steps / 10; i++) step.step();
             long t = THREADS.getCurrentThreadCpuTime();
@@ -104,7 +104,7 @@ public final class KernelProfile {
             return;
         }
         Timing timing = new Timing();
-        try (var b = Backends.using(timing); var step = which.equals("big") ? new MlpStep(1024, 784, 1024, 1024, 10) : new MlpStep(256, 2, 256, 256, 3)) {
+        try (var _ = Backends.using(timing); var step = which.equals("big") ? new MlpStep(1024, 784, 1024, 1024, 10) : new MlpStep(256, 2, 256, 256, 3)) {
             for (int i = 0; i < Math.max(3, steps / 10); i++) step.step();
             timing.on = true;
             long t = THREADS.getCurrentThreadCpuTime();

@@ -53,7 +53,7 @@ public final class MatmulFigures implements Measurement {
                 ValueLayout.JAVA_INT, ValueLayout.JAVA_FLOAT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
                 ValueLayout.JAVA_INT, ValueLayout.JAVA_FLOAT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT), Tier.STANDARD);
         var rng = new SplittableRandom(3);
-        try (Arena arena = Arena.ofConfined(); var scope = TensorScope.open()) {
+        try (Arena arena = Arena.ofConfined(); var _ = TensorScope.open()) {
             Tensor a = Tensor.uniform(rng, -1, 1, N, N), b = Tensor.uniform(rng, -1, 1, N, N);
             MemorySegment ma = arena.allocate((long) N * N * 4, 64), mb = arena.allocate((long) N * N * 4, 64),
                     mc = arena.allocate((long) N * N * 4, 64);

@@ -49,7 +49,7 @@ final class MlpStep implements AutoCloseable {
 
     /** One step in a scope of its own, the loss read at the end (as PyTorch's side reads it). */
     double step() {
-        try (var step = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             return unscopedStep();
         }
     }

@@ -31,7 +31,7 @@ public final class OpCpuTime implements Measurement {
     public List<Result> run(boolean quick) {
         int rounds = quick ? 7 : 15;
         double[] single = new double[rounds], batched = new double[rounds];
-        try (var selected = Backends.using(Backends.get(CpuBackend.NAME)); var all = TensorScope.open()) {
+        try (var _ = Backends.using(Backends.get(CpuBackend.NAME)); var _ = TensorScope.open()) {
             Tensor a = Tensor.ones(16), b = Tensor.full(2, 16);
             for (int w = 0; w < 5; w++) {
                 single(a, b);
@@ -61,7 +61,7 @@ public final class OpCpuTime implements Measurement {
 
     private static void batched(Tensor a, Tensor b) {
         for (int k = 0; k < OPS / 1000; k++) {
-            try (var scope = TensorScope.open()) {
+            try (var _ = TensorScope.open()) {
                 Tensor last = null;
                 for (int i = 0; i < 1000; i++) last = a.add(b);
                 last.sync();

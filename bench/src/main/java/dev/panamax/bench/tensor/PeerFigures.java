@@ -3,12 +3,12 @@ package dev.panamax.bench.tensor;
 import dev.panamax.bench.Measurement;
 import dev.panamax.bench.Result;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.nio.file.Path;
 
 /**
  * The tensor suite's PyTorch and NumPy figures, from {@code peers.py} in a Python child process on one

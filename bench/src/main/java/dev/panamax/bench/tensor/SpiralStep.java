@@ -35,7 +35,7 @@ final class SpiralStep implements AutoCloseable {
 
     /** One training step; its intermediates are freed when it ends. */
     void step() {
-        try (var step = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             Tensor loss = Loss.crossEntropy(model.forward(x), y);
             adam.zeroGrad();
             loss.backward();
@@ -45,7 +45,7 @@ final class SpiralStep implements AutoCloseable {
 
     /** The loss now (a read: everything recorded runs). */
     double loss() {
-        try (var s = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             return Loss.crossEntropy(model.forward(x), y).item();
         }
     }

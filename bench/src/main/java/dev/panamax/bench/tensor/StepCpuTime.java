@@ -35,7 +35,7 @@ public final class StepCpuTime implements Measurement {
         SpiralStep[] trainers = new SpiralStep[2];
         CpuBackend[] backends = {lazy, perOp};
         for (int b = 0; b < 2; b++) {
-            try (var s = Backends.using(backends[b])) {
+            try (var _ = Backends.using(backends[b])) {
                 trainers[b] = new SpiralStep();
                 for (int i = 0; i < 50; i++) trainers[b].step();
             }
@@ -43,7 +43,7 @@ public final class StepCpuTime implements Measurement {
         for (int r = 0; r < rounds; r++) {
             System.err.println("spiral step, lazy and one crossing per kernel: round " + (r + 1) + "/" + rounds);
             for (int b = 0; b < 2; b++) {
-                try (var s = Backends.using(backends[b])) {
+                try (var _ = Backends.using(backends[b])) {
                     long c = THREADS.getCurrentThreadCpuTime(), w = System.nanoTime();
                     for (int i = 0; i < steps; i++) trainers[b].step();
                     cpu[b][r] = (THREADS.getCurrentThreadCpuTime() - c) / 1e6 / steps;
@@ -52,7 +52,7 @@ public final class StepCpuTime implements Measurement {
             }
         }
         for (int b = 0; b < 2; b++) {
-            try (var s = Backends.using(backends[b])) {
+            try (var _ = Backends.using(backends[b])) {
                 trainers[b].close();
             }
         }

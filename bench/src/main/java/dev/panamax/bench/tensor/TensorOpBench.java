@@ -53,7 +53,7 @@ public class TensorOpBench {
         a = TensorScope.unscoped(() -> Tensor.arange(16).cast(dev.panamax.tensor.DType.F32));
         b = TensorScope.unscoped(() -> Tensor.ones(16));
         lazyStep = new SpiralStep();
-        try (var s = Backends.using(perOp)) {
+        try (var _ = Backends.using(perOp)) {
             perOpStep = new SpiralStep();
         }
     }
@@ -61,7 +61,7 @@ public class TensorOpBench {
     @TearDown
     public void tearDown() {
         lazyStep.close();
-        try (var s = Backends.using(perOp)) {
+        try (var _ = Backends.using(perOp)) {
             perOpStep.close();
         }
         a.close();
@@ -82,7 +82,7 @@ public class TensorOpBench {
     @OperationsPerInvocation(1000)
     @Figure(value = "tensor.op.add16.batched.ns", baseline = "tensor.op.add16.ns")
     public void add16Batched() {
-        try (var scope = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             Tensor last = null;
             for (int i = 0; i < 1000; i++) last = a.add(b);
             last.sync();
@@ -100,7 +100,7 @@ public class TensorOpBench {
     @OutputTimeUnit(TimeUnit.MILLISECONDS)
     @Figure(value = "tensor.spiral.step.perOp.ms", baseline = "tensor.spiral.step.ms")
     public void spiralStepPerOp() {
-        try (var s = Backends.using(perOp)) {
+        try (var _ = Backends.using(perOp)) {
             perOpStep.step();
         }
     }

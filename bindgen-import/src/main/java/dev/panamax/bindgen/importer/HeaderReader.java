@@ -55,6 +55,7 @@ final class HeaderReader {
 
     /** A construct the format cannot hold: the declaration using it is skipped with this reason. */
     static final class Unsupported extends RuntimeException {
+        private static final long serialVersionUID = 1L;
         Unsupported(String reason) {
             super(reason, null, false, false);
         }

@@ -6,6 +6,7 @@ package dev.panamax.bindgen.importer;
  * or an existing declarations file that cannot be re-imported into.
  */
 public final class ImportException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
     public ImportException(String message) {
         super(message);
     }

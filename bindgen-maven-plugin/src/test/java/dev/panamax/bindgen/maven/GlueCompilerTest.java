@@ -1,6 +1,5 @@
 package dev.panamax.bindgen.maven;
 
-import dev.panamax.bindgen.decl.DeclarationsParser;
 import dev.panamax.bindgen.gen.Bindgen;
 import dev.panamax.core.abi.CFunction;
 import dev.panamax.core.abi.CFunctionType;

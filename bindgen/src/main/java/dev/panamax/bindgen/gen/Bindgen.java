@@ -1,6 +1,5 @@
 package dev.panamax.bindgen.gen;
 
-import dev.panamax.core.io.AtomicFile;
 import dev.panamax.bindgen.decl.Declarations;
 import dev.panamax.bindgen.decl.DeclarationsException;
 import dev.panamax.bindgen.decl.DeclarationsParser;
@@ -10,6 +9,7 @@ import dev.panamax.bindgen.gen.BindingPlan.StructPlan;
 import dev.panamax.bindgen.glue.ThunkEmitter;
 import dev.panamax.bindgen.glue.ThunkSources;
 import dev.panamax.core.abi.CFunction;
+import dev.panamax.core.io.AtomicFile;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

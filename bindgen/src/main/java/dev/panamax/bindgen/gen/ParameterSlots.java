@@ -52,7 +52,7 @@ final class ParameterSlots {
             case CType.Scalar s -> s.kind().size() == 8 ? 2 : 1;
             case CType.Pointer p -> heap ? 3 : 2;
             case CType.FunctionPointer f -> 2;
-            case CType.Aggregate a -> 2 * (int) Math.max(1, (a.size() + 7) / 8);
+            case CType.Aggregate a -> 2 * Math.max(1, (a.size() + 7) / 8);
             case CType.Array a -> 2;
             case CType.Void v -> 0;
         };

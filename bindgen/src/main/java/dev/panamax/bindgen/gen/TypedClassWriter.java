@@ -1,12 +1,12 @@
 package dev.panamax.bindgen.gen;
 
 import dev.panamax.bindgen.decl.Param;
-import dev.panamax.core.abi.ScalarKind;
 import dev.panamax.bindgen.gen.BindingPlan.RawFunction;
 import dev.panamax.bindgen.gen.TypedFunction.Mapping;
 import dev.panamax.bindgen.gen.TypedFunction.Out;
 import dev.panamax.bindgen.gen.TypedFunction.Result;
 import dev.panamax.bindgen.gen.TypedFunction.TypedParam;
+import dev.panamax.core.abi.ScalarKind;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -320,7 +320,6 @@ final class TypedClassWriter {
         return "if (" + failed + ") " + plan.names().exception() + "." + checkMethod + "(" + code + ", " + fn + ");";
     }
 
-    /** Whether {@code f} passes handles of the caller's to C: they are then published for the call. */
     /**
      * The argument expressions of the handles {@code f} takes by value when there are two or more, by Java
      * name: in groups of two or three, the first of a group {@code CallGuard.use($$in, a, b[, c])}, the

@@ -52,8 +52,8 @@ class LimitsTest {
                 + " expected at most 32 levels of parentheses, operators, calls and choices");
         assertTrue(e.getMessage().length() < 400, e.getMessage());
         // 31 pairs are read
-        assertEquals("n", ((Param) DeclarationsParser.parse(lengthParam("(".repeat(31) + "n" + ")".repeat(31)), "t.yaml")
-                .functions().getFirst().params().get(1)).expression().text());
+        assertEquals("n", DeclarationsParser.parse(lengthParam("(".repeat(31) + "n" + ")".repeat(31)), "t.yaml")
+                .functions().getFirst().params().get(1).expression().text());
     }
 
     @Test

@@ -3,7 +3,6 @@ package dev.panamax.bindgen.glue;
 import dev.panamax.core.abi.CFunction;
 import dev.panamax.core.abi.CFunctionType;
 import dev.panamax.core.abi.FfmLayouts;
-
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.panamax.cli.demo;
 
-import dev.panamax.tensor.cpu.ThreadBudget;
 import dev.panamax.cli.TensorBackendStatus;
 import dev.panamax.core.Settings;
 import dev.panamax.tensor.Backends;
+import dev.panamax.tensor.cpu.ThreadBudget;
 import dev.panamax.tensor.opencl.OpenClTensorBackend;
 import dev.panamax.tensor.opencl.OpenClTensorException;
 import dev.panamax.tensor.opencl.OpenClTensorProvider;
@@ -11,7 +11,6 @@ import dev.panamax.tensor.spi.Backend;
 import picocli.CommandLine;
 
 import java.io.PrintStream;
-
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package dev.panamax.cli.demo;
 
 import com.fasterxml.jackson.jr.ob.JSON;
-import dev.panamax.cli.Main;
 import dev.panamax.clblast.ClBlast;
+import dev.panamax.cli.Main;
 import dev.panamax.compute.ComputeDevice;
 import dev.panamax.testsupport.ChildJvm;
 import org.junit.jupiter.api.AfterEach;

@@ -120,7 +120,7 @@ public abstract class OwnershipContract {
     @Test
     void everyComputeObjectMadeInsideANativeScopeOutlivesItAndWorksAfterItCloses() {
         AddSetup made;
-        try (NativeScope scope = NativeScope.open()) {
+        try (NativeScope _ = NativeScope.open()) {
             made = AddSetup.make(device(), kernels().vectorAdd());
             made.runAndCheck();
         }
@@ -136,7 +136,7 @@ public abstract class OwnershipContract {
     void everyComputeObjectMadeInsideATensorScopeOutlivesItWhileTheScopesTensorsGo() {
         AddSetup made;
         Tensor temporary;
-        try (TensorScope scope = TensorScope.open()) {
+        try (TensorScope _ = TensorScope.open()) {
             temporary = Tensor.ones(16).mul(2);
             made = AddSetup.make(device(), kernels().vectorAdd());
             made.runAndCheck();

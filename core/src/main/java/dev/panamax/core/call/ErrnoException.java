@@ -5,6 +5,7 @@ package dev.panamax.core.call;
  * after the call, its symbolic name where the C library knows it ({@code EBADF}) and its strerror text.
  */
 public final class ErrnoException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
     private final String function;
     private final int errno;
     private final String errnoName;

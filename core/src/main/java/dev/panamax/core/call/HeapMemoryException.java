@@ -6,6 +6,7 @@ package dev.panamax.core.call;
  * is staged, link at {@link Tier#CRITICAL_HEAP}, or copy the data to native memory.
  */
 public final class HeapMemoryException extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
     HeapMemoryException(String symbol, int parameter, Tier tier, Object segment) {
         super("heap memory passed where the tier cannot take it: symbol=" + symbol + " parameter=" + parameter
                 + " tier=" + tier + " segment=" + segment

@@ -4,8 +4,9 @@ import java.util.List;
 
 /** No candidate for a library could be loaded; the message lists every candidate tried and why it failed. */
 public final class LibraryNotFoundException extends NativeLinkException {
+    private static final long serialVersionUID = 1L;
     private final String name;
-    private final List<String> tried;
+    private final transient List<String> tried;   // never serialized: a List is not Serializable
 
     LibraryNotFoundException(String name, List<String> tried, List<?> searchedDirectories) {
         super("library not found: name=" + name + " tried=" + tried.size() + "\n  "

@@ -6,6 +6,7 @@ package dev.panamax.core.call;
  */
 public sealed class NativeLinkException extends RuntimeException
         permits LibraryNotFoundException, SymbolNotFoundException {
+    private static final long serialVersionUID = 1L;
     NativeLinkException(String message) {
         super(message);
     }

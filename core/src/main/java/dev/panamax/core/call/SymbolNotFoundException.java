@@ -2,6 +2,7 @@ package dev.panamax.core.call;
 
 /** A library was loaded but does not export the symbol asked for. */
 public final class SymbolNotFoundException extends NativeLinkException {
+    private static final long serialVersionUID = 1L;
     private final String library;
     private final String symbol;
 

@@ -88,6 +88,10 @@ public abstract class NativeHandle implements AutoCloseable {
      * @param access   which threads may use its segment
      * @param action   what frees it (ignored for borrowed handles); must not refer to this handle
      */
+    // an owned handle registers itself for cleanup (HandleState: a phantom reference to it, counted
+    // under its class) before a subclass's constructor runs; nothing there calls a method a subclass
+    // could override
+    @SuppressWarnings("this-escape")
     protected NativeHandle(long address, long byteSize, boolean owner, SegmentAccess access, ReleaseAction action) {
         this(address, byteSize, access, owner ? Objects.requireNonNull(action, "action") : null,
                 owner ? reserveAdopted(address, byteSize, action) : -1);

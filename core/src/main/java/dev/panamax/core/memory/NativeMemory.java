@@ -3,7 +3,6 @@ package dev.panamax.core.memory;
 import dev.panamax.core.internal.memory.Budget;
 import dev.panamax.core.internal.memory.LeakRecord;
 import dev.panamax.core.internal.memory.LeakReports;
-import dev.panamax.core.internal.memory.MemoryConfig;
 import dev.panamax.core.internal.memory.Registry;
 import dev.panamax.core.internal.memory.Tracked;
 import dev.panamax.core.internal.memory.TypeCounter;

@@ -57,7 +57,7 @@ public final class SizeClassPool<B> {
         this.variants = variants;
         this.maxIdlePerClass = maxIdlePerClass;
         this.maxIdleBytes = maxIdleBytes;
-        this.stacks = new Stack[CLASSES * variants];
+        this.stacks = (Stack<B>[]) new Stack<?>[CLASSES * variants];
         for (int i = 0; i < stacks.length; i++) stacks[i] = new Stack<>(this, 1L << (i / variants + MIN_SHIFT), i % variants);
     }
 

@@ -45,7 +45,7 @@ class AllocatesForCallerTest {
     @Test
     void anUnmarkedClassIsTheSite() {
         long checkpoint = NativeMemory.checkpoint();
-        try (NativeBuffer b = Unmarked.make()) {
+        try (NativeBuffer _ = Unmarked.make()) {
             List<StackTraceElement> stack = only(checkpoint);
             assertEquals(Unmarked.class.getName(), stack.getFirst().getClassName(), stack.toString());
             assertEquals("make", stack.getFirst().getMethodName());

@@ -5,6 +5,8 @@ package dev.panamax.core.memory;
  * at once without closing it: only the GC can give the memory back. Prints the stats.
  */
 public final class ChurnMain {
+    private ChurnMain() {}
+
     public static void main(String[] args) {
         long total = Long.parseLong(args[0]) << 20;
         long each = Long.parseLong(args[1]) << 20;

@@ -5,6 +5,8 @@ import java.util.List;
 
 /** Holds three 2 MiB buffers in a tiny budget, then asks for more than is left. */
 public final class OverLimitMain {
+    private OverLimitMain() {}
+
     public static void main(String[] args) {
         List<NativeBuffer> held = new ArrayList<>();
         for (int i = 0; i < 3; i++) held.add(NativeBuffer.allocate(2 << 20));

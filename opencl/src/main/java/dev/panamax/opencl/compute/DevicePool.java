@@ -1,12 +1,12 @@
 package dev.panamax.opencl.compute;
 
-import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.compute.DeviceMemoryException;
 import dev.panamax.compute.StorageMode;
+import dev.panamax.core.memory.AllocatesForCaller;
+import dev.panamax.core.memory.BlockAllocator;
 import dev.panamax.core.memory.BufferPool;
 import dev.panamax.core.memory.MemoryBudget;
 import dev.panamax.core.memory.PoolMetrics;
-import dev.panamax.core.memory.BlockAllocator;
 import dev.panamax.core.memory.SizeClassPool;
 import dev.panamax.opencl.binding.CL;
 

@@ -1,8 +1,8 @@
 package dev.panamax.opencl.compute;
 
-import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.compute.Buffer;
 import dev.panamax.compute.StorageMode;
+import dev.panamax.core.memory.AllocatesForCaller;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,6 +1,5 @@
 package dev.panamax.opencl.compute;
 
-import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.compute.Buffer;
 import dev.panamax.compute.CommandQueue;
 import dev.panamax.compute.ComputeDevice;
@@ -9,6 +8,7 @@ import dev.panamax.compute.DeviceMemoryStats;
 import dev.panamax.compute.Library;
 import dev.panamax.compute.Size;
 import dev.panamax.compute.StorageMode;
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.core.memory.MemoryBudget;
 import dev.panamax.opencl.binding.CL;
 

@@ -1,8 +1,8 @@
 package dev.panamax.opencl.compute;
 
-import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.compute.ComputePipeline;
 import dev.panamax.compute.Library;
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.opencl.binding.CL;
 
 import java.lang.foreign.Arena;

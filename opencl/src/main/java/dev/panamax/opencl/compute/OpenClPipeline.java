@@ -1,10 +1,10 @@
 package dev.panamax.opencl.compute;
 
-import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.compute.AddressSpace;
 import dev.panamax.compute.ArgumentInfo;
 import dev.panamax.compute.ComputePipeline;
 import dev.panamax.compute.ValueType;
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.opencl.binding.CL;
 import dev.panamax.opencl.binding.CLException;
 import dev.panamax.opencl.binding.ClKernel;

@@ -1,10 +1,10 @@
 package dev.panamax.opencl.compute;
 
-import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.compute.CommandBufferException;
 import dev.panamax.compute.spi.Command;
 import dev.panamax.compute.spi.QueueDriver;
 import dev.panamax.compute.spi.Submission;
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.core.upcall.CallbackRegistry;
 import dev.panamax.opencl.binding.CL;
 import dev.panamax.opencl.binding.ClCommandQueue;

@@ -1,8 +1,8 @@
 package dev.panamax.opencl.compute;
 
-import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.core.batch.Batch;
 import dev.panamax.core.batch.BatchMode;
+import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.core.memory.NativeHandle;
 import dev.panamax.opencl.binding.CL;
 import dev.panamax.opencl.binding.ClCommandQueue;

@@ -1,10 +1,10 @@
 package dev.panamax.opencl.compute;
 
-import dev.panamax.testsupport.ChildJvm;
 import dev.panamax.compute.Buffer;
 import dev.panamax.compute.ComputeDevice;
 import dev.panamax.compute.DeviceMemoryStats;
 import dev.panamax.compute.StorageMode;
+import dev.panamax.testsupport.ChildJvm;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package dev.panamax.opencl.misuse;
 
+import dev.panamax.opencl.OpenCl;
 import dev.panamax.opencl.binding.CLApi;
 import dev.panamax.opencl.binding.ClCommandQueue;
 import dev.panamax.opencl.binding.ClMem;
-import dev.panamax.opencl.OpenCl;
 
 /** A typed release followed by close(), for a buffer and a queue: the close does nothing. */
 public final class TypedReleaseThenClose {

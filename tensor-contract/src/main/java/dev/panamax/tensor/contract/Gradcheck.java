@@ -1,6 +1,7 @@
 package dev.panamax.tensor.contract;
 
 import dev.panamax.tensor.*;
+
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.function.Function;

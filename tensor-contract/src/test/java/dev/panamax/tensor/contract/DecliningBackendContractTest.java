@@ -1,10 +1,10 @@
 package dev.panamax.tensor.contract;
 
+import dev.panamax.tensor.Backends;
 import dev.panamax.tensor.DType;
 import dev.panamax.tensor.Tensor;
 import dev.panamax.tensor.TensorException;
 import dev.panamax.tensor.spi.Backend;
-import dev.panamax.tensor.Backends;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,7 +1,6 @@
 package dev.panamax.tensor.contract;
 
 import dev.panamax.tensor.*;
-import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.tensor.reference.ReferenceBackend;
 import dev.panamax.tensor.spi.Backend;
 import dev.panamax.tensor.spi.Kernel;

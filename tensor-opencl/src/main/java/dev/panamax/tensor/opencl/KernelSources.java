@@ -1,12 +1,12 @@
 package dev.panamax.tensor.opencl;
 
 import dev.panamax.tensor.DType;
-import dev.panamax.tensor.spi.BinaryOp;
-import dev.panamax.tensor.spi.ReduceOp;
-import dev.panamax.tensor.spi.UnaryOp;
 import dev.panamax.tensor.opencl.Elementwise.Access;
 import dev.panamax.tensor.opencl.Elementwise.Param;
 import dev.panamax.tensor.opencl.Elementwise.Slot;
+import dev.panamax.tensor.spi.BinaryOp;
+import dev.panamax.tensor.spi.ReduceOp;
+import dev.panamax.tensor.spi.UnaryOp;
 
 import java.util.ArrayList;
 import java.util.List;

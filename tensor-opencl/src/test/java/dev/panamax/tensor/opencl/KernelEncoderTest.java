@@ -11,16 +11,16 @@ import dev.panamax.core.fp16.Fp16;
 import dev.panamax.tensor.DType;
 import dev.panamax.tensor.reference.ReferenceBackend;
 import dev.panamax.tensor.spi.BinaryOp;
+import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.tensor.spi.Kernel;
 import dev.panamax.tensor.spi.Operand;
 import dev.panamax.tensor.spi.ReduceOp;
-import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.tensor.spi.Storage;
 import dev.panamax.tensor.spi.UnaryOp;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.panamax.tensor.cpu;
 
-import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.tensor.DType;
 import dev.panamax.tensor.spi.BinaryOp;
+import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.tensor.spi.Kernel;
 import dev.panamax.tensor.spi.Operand;
 import dev.panamax.tensor.spi.ReduceOp;

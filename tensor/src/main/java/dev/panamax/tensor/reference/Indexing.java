@@ -1,7 +1,7 @@
 package dev.panamax.tensor.reference;
 
-import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.tensor.DType;
+import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.tensor.spi.Operand;
 
 import java.lang.foreign.MemorySegment;

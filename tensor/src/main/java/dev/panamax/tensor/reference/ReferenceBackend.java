@@ -1,12 +1,11 @@
 package dev.panamax.tensor.reference;
 
-import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.tensor.DType;
 import dev.panamax.tensor.spi.Backend;
 import dev.panamax.tensor.spi.BinaryOp;
+import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.tensor.spi.Kernel;
 import dev.panamax.tensor.spi.Operand;
-import dev.panamax.tensor.spi.Storage;
 import dev.panamax.tensor.spi.UnaryOp;
 
 import java.lang.foreign.MemorySegment;

@@ -1,10 +1,10 @@
 package dev.panamax.tensor.cpu;
 
-import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.tensor.DType;
 import dev.panamax.tensor.reference.ReferenceBackend;
 import dev.panamax.tensor.spi.Backend;
 import dev.panamax.tensor.spi.BinaryOp;
+import dev.panamax.tensor.spi.HostStorage;
 import dev.panamax.tensor.spi.Kernel;
 import dev.panamax.tensor.spi.Operand;
 import dev.panamax.tensor.spi.ReduceOp;
