@@ -17,10 +17,11 @@ import java.util.List;
 /**
  * A queue's executor of replay plans: turns a submission into plans ({@link ReplayPlanner}), writes
  * each into the queue's {@link RecordedBatch} and runs it, one crossing per batch, under the device's
- * replay lock, so one replay at a time uses the queue's staging memory and nothing is made per commit.
- * It also answers the planner's questions ({@link PlanResolver}) against the device: each buffer a
- * command names is held for the run, and the views and transient buffers a dispatch needs are
- * released after the call (the commands hold their own references).
+ * replay lock, so one replay at a time uses the queue's staging memory; once the plan, the batch and
+ * the staging have grown to the queue's command buffers, a commit allocates none of them again. It also
+ * answers the planner's questions ({@link PlanResolver}) against the device: each buffer a command
+ * names is held for the run, and the views and transient buffers a dispatch needs are released after
+ * the call (the commands hold their own references).
  *
  * <p>A submission without native commands runs as one batch; one with native commands
  * ({@link Command.Native}) as several: the commands before a native command as one batch (gated on
