@@ -14,6 +14,7 @@ module dev.panamax.cli {
     requires java.desktop;
 
     uses dev.panamax.tensor.spi.BackendProvider;
+    uses dev.panamax.compute.spi.ComputeBackend;
 
     opens dev.panamax.cli to info.picocli;
     opens dev.panamax.cli.demo to info.picocli;

@@ -60,7 +60,7 @@ public final class BenchMain implements Callable<Integer> {
             return 2;
         }
         // checked before the runs, relative to where ./panamax was run
-        Path jsonFile = json == null ? null : dev.panamax.core.WorkingDirectory.resolve(json);
+        Path jsonFile = json == null ? null : userPath(json);
         String pkg = suite == null ? "dev\\.panamax\\.bench\\.[a-z0-9]+\\." : "dev\\.panamax\\.bench\\." + suite + "\\.";
         List<Result> results = new ArrayList<>(runJmh(filter == null ? pkg + ".*" : pkg + ".*" + filter + ".*"));
         for (Measurement m : ServiceLoader.load(Measurement.class)) {
@@ -235,5 +235,15 @@ public final class BenchMain implements Callable<Integer> {
             }
         }
         return b.append('"').toString();
+    }
+
+    /**
+     * {@code path} as the user meant it: relative to the directory {@code ./panamax} was run from,
+     * which the launcher passes in {@code PANAMAX_WORKDIR} (the JVM's own without it).
+     */
+    private static Path userPath(Path path) {
+        if (path.isAbsolute()) return path;
+        String dir = System.getenv("PANAMAX_WORKDIR");
+        return Path.of(dir == null || dir.isEmpty() ? System.getProperty("user.dir") : dir).toAbsolutePath().resolve(path).normalize();
     }
 }

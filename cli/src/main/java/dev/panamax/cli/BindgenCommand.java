@@ -20,7 +20,7 @@ import java.util.concurrent.Callable;
  * the C glue (MetaABI thunks of the batchable functions) into {@code DIR/c} and the report
  * {@code DIR/bindgen-LIBRARY.txt}. Files are rewritten only when their bytes change, each atomically
  * (a failed write names the file and leaves it as it was). Relative paths are the user's: resolved
- * against the directory the command was run from ({@code dev.panamax.core.WorkingDirectory}).
+ * against the directory the command was run from ({@link WorkingDirectory}).
  */
 @Command(name = "bindgen", subcommands = ImportCommand.class, description = {
         "Generate Java bindings (raw and typed layers), C glue and a report from a declarations file.",

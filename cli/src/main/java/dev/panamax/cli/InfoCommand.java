@@ -14,13 +14,14 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code panamax info}: the JDK, the native library in use, CPU features, OpenCL platforms and
- * devices, OpenBLAS, compute devices, the tensor backends (available or why not, the default) with
- * the opencl backend's devices and whether CLBlast is installed; with {@code --settings}, every
+ * {@code panamax info}: the JDK, the native library in use, CPU features, OpenBLAS, each compute
+ * backend with the devices it reports or why it has none ({@link ComputeBackendStatus}), the tensor
+ * backends (available or why not, the default) with the opencl backend's devices and whether CLBlast
+ * is installed; with {@code --settings}, every
  * {@code panamax.*} setting instead ({@link SettingsReport}).
  */
-@Command(name = "info", description = "Print the JDK, the native library in use, the CPU features, the OpenCL platforms and devices, "
-        + "OpenBLAS, the compute devices and the tensor backends.")
+@Command(name = "info", description = "Print the JDK, the native library in use, the CPU features, OpenBLAS, "
+        + "the compute backends with their devices and the tensor backends.")
 final class InfoCommand implements Callable<Integer> {
     @Option(names = "--settings", description = "List every panamax.* setting (-D system property) with its value, default and description.")
     boolean settings;
@@ -40,9 +41,8 @@ final class InfoCommand implements Callable<Integer> {
         CpuFeatures f = CoreLibrary.cpuFeatures();
         System.out.printf("cpu features %s%n", String.join(" ", f.names()));
         System.out.printf("fp16 path    %s%n", f.f16c() ? "F16C available" : "portable");
-        OpenClProbe.lines(OpenClProbe.probe(OpenClProbe.LOADER)).forEach(System.out::println);
         System.out.println(OpenBlasProbe.line(OpenBlasProbe.LIBRARY));
-        computeDevices();
+        ComputeBackendStatus.lines(ComputeBackendStatus.all()).forEach(System.out::println);
         tensorBackends();
         return 0;
     }
@@ -71,26 +71,5 @@ final class InfoCommand implements Callable<Integer> {
         System.out.println(clblast == null
                 ? "               CLBlast installed: matrix products run on CLBlast"
                 : "               CLBlast not installed: " + clblast + " (matrix products run on the backend's own tiled kernel)");
-    }
-
-    /** The devices of the compute API, as {@code ComputeDevice.all()} finds them through its backends. */
-    private static void computeDevices() {
-        var devices = ComputeDevice.all();
-        if (devices.isEmpty()) {
-            String why;
-            try {
-                why = "default " + ComputeDevice.systemDefault().info().name();
-            } catch (IllegalStateException e) {
-                why = e.getMessage();
-            }
-            System.out.printf("compute      none: %s%n", why);
-            return;
-        }
-        for (ComputeDevice d : devices) {
-            DeviceInfo i = d.info();
-            System.out.printf("compute      %s%s: %s (%s), %d compute units, %d MiB, threadgroups up to %d, fp16 %s, fp64 %s%s%n",
-                    i.backend(), d == devices.getFirst() ? " (default)" : "", i.name(), i.vendor(), i.computeUnits(), i.memoryBytes() >> 20,
-                    i.maxThreadsPerThreadgroup(), i.fp16() ? "yes" : "no", i.fp64() ? "yes" : "no", i.unifiedMemory() ? ", unified memory" : "");
-        }
     }
 }

@@ -1,7 +1,5 @@
 package dev.panamax.cli;
 
-import dev.panamax.core.WorkingDirectory;
-
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 

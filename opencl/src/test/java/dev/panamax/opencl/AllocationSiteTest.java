@@ -36,7 +36,7 @@ class AllocationSiteTest extends PoclTestBase {
     @Test
     void aQueueFromTheHelpersIsRecordedAtTheCallersLine() {
         long checkpoint = NativeMemory.checkpoint();
-        try (ClCommandQueue q = OpenCl.queue(context, device)) {
+        try (ClCommandQueue _ = OpenCl.queue(context, device)) {
             List<Outstanding> mine = NativeMemory.outstandingSince(checkpoint);
             assertEquals(1, mine.size(), mine.toString());
             StackTraceElement site = mine.getFirst().allocation().getFirst();

@@ -66,7 +66,7 @@ class BinariesAndSvmTest extends PoclTestBase {
         long bytes = 1024;
         MemorySegment svm = CLApi.clSVMAlloc(context, CL.CL_MEM_READ_WRITE, bytes, 0);
         assertNotEquals(0, svm.address());
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena _ = Arena.ofConfined()) {
             assertEquals(bytes, svm.byteSize(), "the allocation as a segment of its size");
             CLApi.clEnqueueSVMMemFill(queue, svm, new float[] {3f}, bytes, null, null);
             CLApi.clEnqueueSVMMap(queue, true, CL.CL_MAP_READ, svm, bytes, null, null);

@@ -125,7 +125,7 @@ class BuffersAndEventsTest extends PoclTestBase {
 
     @Test
     void aProfilingQueueTimesEachCommandInOrderAndAnOrdinaryQueueSaysItCannot() {
-        try (Arena arena = Arena.ofConfined();
+        try (Arena _ = Arena.ofConfined();
              ClCommandQueue timed = CLApi.clCreateCommandQueueWithProperties(context, device,
                      new long[] {CL.CL_QUEUE_PROPERTIES, CL.CL_QUEUE_PROFILING_ENABLE, 0});
              ClMem buffer = CLApi.clCreateBuffer(context, CL.CL_MEM_READ_WRITE, BYTES, null)) {

@@ -52,11 +52,6 @@ public final class AlternatingDispatch {
      */
     static final List<String> PEER_VARIANTS = List.of("lwjgl.stack");
     /**
-     * Baselines, run only when named: {@code panamax.unguarded} is (a) through the typed layer as it was
-     * before the in-call guard ({@link dev.panamax.opencl.binding.UnguardedTyped}), to read what race-safe handles cost per round trip.
-     */
-    static final List<String> BASELINES = List.of("panamax.unguarded");
-    /**
      * A probe, not a way a user would call: {@code panamax.rawLayer.delay<NANOS>} is the generated raw layer on
      * (a) and (b) spinning {@code NANOS} ns before each enqueue, to measure what a little more caller work
      * between calls costs on PoCL.
@@ -187,7 +182,6 @@ public final class AlternatingDispatch {
             }
             case "panamax.chunked" -> panamax(name, objects, p -> Map.of(DispatchFigure.BATCHED1000, p::batched1000Chunked));
             case "panamax.batched" -> panamax(name, objects, p -> Map.of(DispatchFigure.ROUNDTRIP, p::roundtripBatched));
-            case "panamax.unguarded" -> panamax(name, objects, p -> Map.of(DispatchFigure.ROUNDTRIP, p::roundtripUnguarded));
             case "raw" -> {
                 RawDispatch r = new RawDispatch();
                 r.adopt(objects);

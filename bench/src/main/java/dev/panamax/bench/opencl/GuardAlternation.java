@@ -11,18 +11,17 @@ import java.util.TreeMap;
 /**
  * What race-safe handles cost per typed round trip on PoCL's {@code basic} driver (kernels run on the
  * calling thread, so a binding's own nanoseconds show): fresh JVMs of {@link AlternatingDispatch} run
- * the round trip (a) through the typed layer with its in-call guard ({@code panamax}), through the typed
- * calls as they were before the guard ({@code panamax.unguarded}, {@link dev.panamax.opencl.binding.UnguardedTyped}) and through
+ * the round trip (a) through the typed layer with its in-call guard ({@code panamax}) and through
  * LWJGL, in alternating blocks on one queue, paired round by round; then the same in JVMs started with
  * {@code -Dpanamax.checks=false}.
  *
  * <p>Figures ({@code <checks>} is {@code checksOn} or {@code checksOff}):
- * {@code panamax.handles.basic.<checks>.roundtrip.paired.vs.unguarded} and {@code ...vs.lwjgl}, with
+ * {@code panamax.handles.basic.<checks>.roundtrip.paired.vs.lwjgl}, with
  * {@code .ci95} (the paired median and its 95% interval from a bootstrap over JVMs and rounds,
  * {@link PairedInterval}), and {@code <way>.handles.basic.<checks>.roundtrip.alternating.us}.
  */
 public final class GuardAlternation implements Measurement {
-    private static final List<String> WAYS = List.of("panamax", "panamax.unguarded", "lwjgl");
+    private static final List<String> WAYS = List.of("panamax", "lwjgl");
 
     @Override
     public String suite() {
@@ -54,7 +53,7 @@ public final class GuardAlternation implements Measurement {
                 double[] all = byWay.get(way).stream().flatMapToDouble(java.util.Arrays::stream).toArray();
                 out.add(Result.of(way + ".handles.basic." + part + ".roundtrip.alternating.us", "us", all, ""));
             }
-            for (String other : List.of("panamax.unguarded", "lwjgl")) {
+            for (String other : List.of("lwjgl")) {
                 String name = "panamax.handles.basic." + part + ".roundtrip.paired.vs." + other.replace("panamax.", "");
                 Result r = DispatchAlternation.paired(name, byWay.get("panamax"), byWay.get(other));
                 out.add(r);

@@ -14,7 +14,6 @@ import dev.panamax.opencl.binding.ClKernel;
 import dev.panamax.opencl.binding.ClMem;
 import dev.panamax.opencl.binding.ClPlatformId;
 import dev.panamax.opencl.binding.ClProgram;
-import dev.panamax.opencl.binding.UnguardedTyped;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -156,15 +155,6 @@ public class PanamaxDispatch {
     public void roundtrip() {
         enqueue();
         CLApi.clFinish(queue);
-    }
-
-    /**
-     * (a) through the typed layer as it was before the in-call guard ({@link UnguardedTyped}): the baseline of
-     * what race-safe handles cost per round trip.
-     */
-    public void roundtripUnguarded() {
-        UnguardedTyped.clEnqueueNDRangeKernel(queue, kernel, 1, null, globalSize, null, null, null);
-        UnguardedTyped.clFinish(queue);
     }
 
     /** (a) through the generated raw layer ({@link CL}): addresses and statuses as the C API has them, checked by hand. */

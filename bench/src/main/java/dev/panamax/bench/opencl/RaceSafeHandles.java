@@ -10,30 +10,23 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What race-safe handles cost per typed call, on the {@link NullDriver} (the binding's own cost): the
- * round trip (a), an enqueue and a clFinish passing three handles, through the typed layer with its
- * in-call guard, through the same typed calls without it ({@link dev.panamax.opencl.binding.UnguardedTyped}, the code before the
- * guard) and through LWJGL, side by side in each fork. {@link RaceSafeHandlesChecksOff} runs the same
- * with {@code -Dpanamax.checks=false}, which removes the guard.
+ * What a typed call with race-safe handles costs, on the {@link NullDriver} (the binding's own cost):
+ * the round trip (a), an enqueue and a clFinish passing three handles, through the typed layer with
+ * its in-call guard and through LWJGL, side by side in each fork. {@link RaceSafeHandlesChecksOff}
+ * runs the same with {@code -Dpanamax.checks=false}, which removes the guard.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Fork(jvmArgsPrepend = "--sun-misc-unsafe-memory-access=allow")
 public class RaceSafeHandles {
     @Benchmark
-    @Figure("panamax.unguarded.handles.nullDriver.roundtrip.ns")
-    public void unguardedRoundtrip(NullDriverBindings b) {
-        b.panamax.roundtripUnguarded();
-    }
-
-    @Benchmark
-    @Figure(value = "panamax.guarded.handles.nullDriver.roundtrip.ns", baseline = "panamax.unguarded.handles.nullDriver.roundtrip.ns")
+    @Figure("panamax.guarded.handles.nullDriver.roundtrip.ns")
     public void guardedRoundtrip(NullDriverBindings b) {
         b.panamax.roundtrip();
     }
 
     @Benchmark
-    @Figure(value = "lwjgl.handles.nullDriver.roundtrip.ns", baseline = "panamax.unguarded.handles.nullDriver.roundtrip.ns")
+    @Figure(value = "lwjgl.handles.nullDriver.roundtrip.ns", baseline = "panamax.guarded.handles.nullDriver.roundtrip.ns")
     public void lwjglRoundtrip(NullDriverBindings b) {
         b.lwjgl.roundtrip();
     }

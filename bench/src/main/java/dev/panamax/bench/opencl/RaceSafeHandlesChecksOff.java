@@ -11,26 +11,20 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@link RaceSafeHandles} in JVMs started with {@code -Dpanamax.checks=false}: the typed round trip with
- * the guard folded away, beside the code before the guard and LWJGL.
+ * the guard folded away, beside LWJGL.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Fork(jvmArgsPrepend = {"--sun-misc-unsafe-memory-access=allow", "-Dpanamax.checks=false"})
 public class RaceSafeHandlesChecksOff {
     @Benchmark
-    @Figure("panamax.unguarded.checksOff.handles.nullDriver.roundtrip.ns")
-    public void unguardedRoundtrip(NullDriverBindings b) {
-        b.panamax.roundtripUnguarded();
-    }
-
-    @Benchmark
-    @Figure(value = "panamax.checksOff.handles.nullDriver.roundtrip.ns", baseline = "panamax.unguarded.checksOff.handles.nullDriver.roundtrip.ns")
+    @Figure("panamax.checksOff.handles.nullDriver.roundtrip.ns")
     public void checksOffRoundtrip(NullDriverBindings b) {
         b.panamax.roundtrip();
     }
 
     @Benchmark
-    @Figure(value = "lwjgl.checksOff.handles.nullDriver.roundtrip.ns", baseline = "panamax.unguarded.checksOff.handles.nullDriver.roundtrip.ns")
+    @Figure(value = "lwjgl.checksOff.handles.nullDriver.roundtrip.ns", baseline = "panamax.checksOff.handles.nullDriver.roundtrip.ns")
     public void lwjglRoundtrip(NullDriverBindings b) {
         b.lwjgl.roundtrip();
     }

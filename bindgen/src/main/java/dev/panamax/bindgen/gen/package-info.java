@@ -40,7 +40,7 @@
 ///    directory and renamed into place (`OutputFile`), so a failed write (tested for real in a child JVM
 ///    under `ulimit -f`) names the file and leaves the old one whole. The CLI resolves relative paths
 ///    against the directory the user ran `./panamax` from, which the launcher passes in `PANAMAX_WORKDIR`
-///    (`core`'s `WorkingDirectory`), since it changes into the checkout itself.
+///    (the CLI's `WorkingDirectory`), since it changes into the checkout itself.
 ///
 /// **Raw layer.** One class, one static method per function, named as the C symbol; each calls a
 /// `static final` method handle declared through `NativeLibrary.function(..).tier(..).link()`, so it is

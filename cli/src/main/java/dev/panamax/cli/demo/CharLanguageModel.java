@@ -57,7 +57,7 @@ final class CharLanguageModel implements Module {
     int[] generate(int[] prompt, int count, double temperature, int topK, RandomGenerator rng) {
         int context = config().contextLength(), v = config().vocabSize();
         int[] tokens = Arrays.copyOf(prompt, prompt.length + count);
-        try (var off = Autograd.noGrad(); KvCache cache = gpt.newCache(1)) {
+        try (var _ = Autograd.noGrad(); KvCache cache = gpt.newCache(1)) {
             int cacheStart = 0;                // tokens[cacheStart + p] sits at cached position p
             for (int i = prompt.length; i < tokens.length; i++) {
                 int from = Math.max(0, i - context);
@@ -68,7 +68,7 @@ final class CharLanguageModel implements Module {
                 int first = cacheStart + cache.length();
                 long[] fresh = new long[i - first];
                 for (int j = first; j < i; j++) fresh[j - first] = tokens[j];
-                try (var scope = TensorScope.open()) {
+                try (var _ = TensorScope.open()) {
                     Tensor logits = gpt.forwardIncremental(Tensor.of(fresh, 1, fresh.length), cache)
                             .slice(1, fresh.length - 1, fresh.length).reshape(v).div(temperature);
                     tokens[i] = sample(logits, topK, rng);
@@ -85,12 +85,12 @@ final class CharLanguageModel implements Module {
     int[] generateWithoutCache(int[] prompt, int count, double temperature, int topK, RandomGenerator rng) {
         int context = config().contextLength(), v = config().vocabSize();
         int[] tokens = Arrays.copyOf(prompt, prompt.length + count);
-        try (var off = Autograd.noGrad()) {
+        try (var _ = Autograd.noGrad()) {
             for (int i = prompt.length; i < tokens.length; i++) {
                 int from = Math.max(0, i - context);
                 long[] window = new long[i - from];
                 for (int j = from; j < i; j++) window[j - from] = tokens[j];
-                try (var scope = TensorScope.open()) {
+                try (var _ = TensorScope.open()) {
                     Tensor logits = gpt.forward(Tensor.of(window, 1, window.length)).slice(1, window.length - 1, window.length)
                             .reshape(v).div(temperature);
                     tokens[i] = sample(logits, topK, rng);

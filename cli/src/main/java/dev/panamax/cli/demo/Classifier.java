@@ -56,7 +56,7 @@ final class Classifier implements AutoCloseable {
             int rows = Math.min(CHUNK, n - start);
             float[] chunk = new float[rows * features];
             System.arraycopy(standardized, start * features, chunk, 0, chunk.length);
-            try (var scope = TensorScope.open(); var noGrad = Autograd.noGrad()) {
+            try (var _ = TensorScope.open(); var _ = Autograd.noGrad()) {
                 int[] predicted = model.forward(Tensor.of(chunk, rows, features)).argmax(1).toIntArray();
                 System.arraycopy(predicted, 0, out, start, rows);
             }

@@ -63,7 +63,7 @@ public final class CnnDemoCommand implements Callable<Integer> {
             System.err.println("panamax demo cnn: " + e.getMessage());
             return 1;
         }
-        try (Backends.Selection use = Backends.using(selected)) {
+        try (Backends.Selection _ = Backends.using(selected)) {
             return train(selected);
         }
     }
@@ -86,7 +86,7 @@ public final class CnnDemoCommand implements Callable<Integer> {
         try (Adam adam = TensorScope.unscoped(() -> new Adam(model.parameters(), 0.01))) {
             model.setTraining(true);
             for (int step = 0; step < steps; step++) {
-                try (var scope = TensorScope.open()) {
+                try (var _ = TensorScope.open()) {
                     Tensor l = Tensor.crossEntropy(model.forward(train.images(step * batch, batch)), train.labels(step * batch, batch));
                     adam.zeroGrad();
                     l.backward();
@@ -96,7 +96,7 @@ public final class CnnDemoCommand implements Callable<Integer> {
             }
             adam.zeroGrad();
             model.setTraining(false);
-            try (var off = Autograd.noGrad(); var scope = TensorScope.open()) {
+            try (var _ = Autograd.noGrad(); var _ = TensorScope.open()) {
                 Tensor predicted = model.forward(validation.images(0, validation.n())).argmax(1);
                 long[] p = predicted.toLongArray();
                 int right = 0;

@@ -149,7 +149,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (chosen == null) return 1;
         Backend selected = chosen.backend();
         OpenClTensorBackend made = chosen.madeForTheRun();
-        try (Backends.Selection use = Backends.using(selected)) {
+        try (Backends.Selection _ = Backends.using(selected)) {
             return run(text, vocabulary, config, settings, selected);
         } catch (TextDemoException e) {
             err.println("panamax demo: " + e.getMessage());
@@ -312,7 +312,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     private static int[] savedVocabulary(Path file) throws DataFileException {
         if (!Files.isRegularFile(file)) throw new DataFileException(file, "no such file; expected a checkpoint --save wrote");
-        try (var scope = TensorScope.open(); var content = SafeTensors.read(file)) {
+        try (var _ = TensorScope.open(); var content = SafeTensors.read(file)) {
             Tensor v = content.tensors().get(CharLanguageModel.VOCABULARY);
             if (v == null || v.rank() != 1 || v.dtype().isFloating() || v.dim(0) < 1) {
                 throw new DataFileException(file, "has no '" + CharLanguageModel.VOCABULARY + "' tensor of code points (found "

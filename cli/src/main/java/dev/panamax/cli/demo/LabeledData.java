@@ -60,7 +60,7 @@ public record LabeledData(String description, float[] x, long[] y, int n, int d,
         if (!Files.exists(file)) throw new DataFileException(file, "no such file");
         if (Files.isDirectory(file)) throw new DataFileException(file, "is a directory, not a .npz file");
         // everything read or converted here is freed when the scope closes; only Java arrays leave it
-        try (var scope = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             Map<String, Tensor> arrays;
             try {
                 arrays = Npy.readNpz(file);

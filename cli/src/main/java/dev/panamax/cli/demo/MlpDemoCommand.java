@@ -127,7 +127,7 @@ public final class MlpDemoCommand implements Callable<Integer> {
         if (chosen == null) return 1;
         Backend selected = chosen.backend();
         OpenClTensorBackend made = chosen.madeForTheRun();
-        try (Backends.Selection use = Backends.using(selected)) {
+        try (Backends.Selection _ = Backends.using(selected)) {
             if (device != null && selected.device().isHost()) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--device=" + device + ": the " + selected.name()
                         + " backend computes in host memory and has no devices to choose; expected --backend opencl");
@@ -244,8 +244,6 @@ public final class MlpDemoCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "%-9s %s%s%n", label, file, note);
         return true;
     }
-
-    /** Refuses, before training, an output path that exists and is not a regular file (nothing is touched). */
 
     /** Refuses, before training, --plot and --json naming one file (the JSON would replace the picture). */
     private void refuseSameFile(Path plot, Path json) {

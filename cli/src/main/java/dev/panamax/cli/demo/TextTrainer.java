@@ -57,7 +57,7 @@ final class TextTrainer {
             }
             long t0 = System.nanoTime();
             double loss;
-            try (var scope = TensorScope.open()) {
+            try (var _ = TensorScope.open()) {
                 schedule.apply(adam, step - 1);
                 Tensor l = model.loss(Tensor.of(inputs, batch, context), Tensor.of(targets, batch, context));
                 adam.zeroGrad();
@@ -87,7 +87,7 @@ final class TextTrainer {
         int windows = Math.min(available, EVALUATION_WINDOWS);
         if (windows == 0) return Double.NaN;
         double total = 0;
-        try (var off = Autograd.noGrad()) {
+        try (var _ = Autograd.noGrad()) {
             for (int first = 0; first < windows; first += batch) {
                 int n = Math.min(batch, windows - first);
                 long[] inputs = new long[n * context], targets = new long[n * context];
@@ -98,7 +98,7 @@ final class TextTrainer {
                         targets[b * context + t] = text[start + t + 1];
                     }
                 }
-                try (var scope = TensorScope.open()) {
+                try (var _ = TensorScope.open()) {
                     total += model.loss(Tensor.of(inputs, n, context), Tensor.of(targets, n, context)).item() * n;
                 }
             }

@@ -34,7 +34,7 @@ final class Trainer {
         int[] evaluatedAt = new int[s.evaluations()];
         double[] accuracies = new double[s.evaluations()];
         long stepNanos = 0;
-        try (var data = TensorScope.open();
+        try (var _ = TensorScope.open();
              Adam adam = TensorScope.unscoped(() -> new Adam(classifier.model.parameters(), s.learningRate()))) {
             Tensor x = Tensor.of(standardizer.apply(train.x()), train.n(), train.d());
             Tensor y = train.labels();
@@ -46,7 +46,7 @@ final class Trainer {
                 DataLoader.Batch batch = batches.next();
                 long t0 = System.nanoTime();
                 double loss;
-                try (var scope = TensorScope.open()) {
+                try (var _ = TensorScope.open()) {
                     Tensor l = Loss.crossEntropy(classifier.model.forward(batch.input()), batch.target());
                     adam.zeroGrad();
                     l.backward();

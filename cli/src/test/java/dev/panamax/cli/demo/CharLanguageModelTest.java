@@ -19,7 +19,7 @@ class CharLanguageModelTest {
     void cachedGenerationDrawsWhatRerunningTheWindowDraws(String backend) {
         int[] vocabulary = new int[13];
         for (int i = 0; i < vocabulary.length; i++) vocabulary[i] = 'a' + i;
-        try (var on = Backends.using(backend); var scope = TensorScope.open()) {
+        try (var _ = Backends.using(backend); var _ = TensorScope.open()) {
             var model = new CharLanguageModel(new GptConfig(vocabulary.length, 8, 16, 2, 2), vocabulary, new SplittableRandom(1));
             int[] shortPrompt = {3};
             int[] longPrompt = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};       // longer than the context: starts with a window

@@ -267,7 +267,7 @@ class MlpDemoCommandTest {
     }
 
     private static void write(Path file, Map<String, java.util.function.Supplier<Tensor>> arrays) throws IOException {
-        try (var scope = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             Map<String, Tensor> made = new LinkedHashMap<>();
             arrays.forEach((k, v) -> made.put(k, v.get()));
             Npy.writeNpz(file, made);

@@ -119,6 +119,8 @@ final class DevicePool {
 
     /** The budget could not reserve a new block of {@code size} bytes; {@link #acquire} says what was requested. */
     private static final class OverBudget extends RuntimeException {
+        @java.io.Serial
+        private static final long serialVersionUID = 1L;
         final long size;
 
         OverBudget(long size) {

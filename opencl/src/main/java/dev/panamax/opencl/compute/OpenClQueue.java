@@ -18,7 +18,7 @@ import java.lang.ref.Reference;
 
 /**
  * A command queue on an OpenCL device (in order). A submission is replayed by the queue's
- * {@link Replay} into one core {@code Batch}: every argument change, enqueue and flush in one
+ * {@link Replay} (planned by {@link ReplayPlanner}, run as one core {@code Batch}): every argument change, enqueue and flush in one
  * crossing. A waiter waits on the run's completion event itself; when handlers or a future asked
  * for it, the event's completion comes back through core's callback registry and is handled on a
  * virtual thread, never on the driver's thread.

@@ -253,6 +253,7 @@ class NativeCommandTest {
     }
 
     @Test
+    @SuppressWarnings("try") // closes the queue inside its own try on purpose: the close is what is refused
     void blockingOnTheComputeApiFromInsideANativeCommandIsRefusedNotAHang() {
         try (CommandQueue single = device.newCommandQueue(1); Buffer x = device.newBuffer(counting())) {
             List<String> refusals = new ArrayList<>();
@@ -324,7 +325,7 @@ class NativeCommandTest {
                 assertTrue(e.getMessage().contains("List.of() for none"), e.getMessage());
                 e = assertThrows(EncodingException.class, () -> cb.encodeNative("gemm", List.of(x), null));
                 assertTrue(e.getMessage().contains("the command is null"), e.getMessage());
-                try (ComputeEncoder open = cb.computeEncoder()) {
+                try (ComputeEncoder _ = cb.computeEncoder()) {
                     e = assertThrows(EncodingException.class, () -> cb.encodeNative("gemm", List.of(x), on -> { }));
                     assertTrue(e.getMessage().contains("end the open ComputeEncoder"), e.getMessage());
                 }

@@ -36,7 +36,7 @@ public final class ScopedComputeObjects {
         ComputePipeline scale;
         Buffer x;
         Tensor scoped = null;
-        try (AutoCloseable scope = tensor ? TensorScope.open() : NativeScope.open()) {
+        try (AutoCloseable _ = tensor ? TensorScope.open() : NativeScope.open()) {
             if (tensor) scoped = Tensor.ones(8).mul(3);
             queue = device.newCommandQueue(2);
             library = device.newLibrary(Device.KERNEL);

@@ -1,4 +1,4 @@
-package dev.panamax.core;
+package dev.panamax.cli;
 
 import java.nio.file.Path;
 
@@ -13,20 +13,20 @@ import java.nio.file.Path;
  * Path out = WorkingDirectory.resolve(Path.of("gen"));    // ~/work/gen, not /opt/panamax/gen
  * }</pre>
  */
-public final class WorkingDirectory {
+final class WorkingDirectory {
     /** The environment variable the launcher sets. */
-    public static final String VARIABLE = "PANAMAX_WORKDIR";
+    static final String VARIABLE = "PANAMAX_WORKDIR";
 
     private WorkingDirectory() {}
 
     /** The user's directory: {@code PANAMAX_WORKDIR} when set and not empty, else the JVM's working directory. */
-    public static Path get() {
+    static Path get() {
         String dir = System.getenv(VARIABLE);
         return Path.of(dir == null || dir.isEmpty() ? System.getProperty("user.dir") : dir).toAbsolutePath();
     }
 
     /** {@code path} as the user meant it: itself when absolute, else resolved against {@link #get()}. */
-    public static Path resolve(Path path) {
+    static Path resolve(Path path) {
         return path.isAbsolute() ? path : get().resolve(path).normalize();
     }
 }

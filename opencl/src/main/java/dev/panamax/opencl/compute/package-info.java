@@ -1,0 +1,31 @@
+/**
+ * The OpenCL backend of the compute API ({@link dev.panamax.opencl.compute.OpenClBackend}, found by
+ * ServiceLoader).
+ *
+ * <h2>Replay: how a committed command buffer reaches the device</h2>
+ * A commit hands the queue a submission, a list of recorded commands. Under the device's replay lock
+ * the queue's {@code Replay} turns it into OpenCL calls in four small steps, each in a class of its own:
+ * <ol>
+ *   <li><b>Plan</b> ({@code ReplayPlanner}, pure): the command list in, a {@code ReplayPlan} out: each
+ *       call ({@code ClCall}: {@code clSetKernelArg}, an enqueue, a marker, a flush) with its parameters
+ *       as raw values. A dispatch sets only the kernel arguments whose value differs from what the
+ *       {@code cl_kernel} holds; the same dispatch recorded again repeats its enqueue; sizes, argument
+ *       values and fill patterns go into the queue's staging memory, a heap write's copy and a read's
+ *       destination into the run's scratch. The planner makes no OpenCL call: device objects come
+ *       from a {@code PlanResolver}, so plans are golden-tested as exact call lists
+ *       ({@code ReplayPlannerGoldenTest}), as the JDK tests its call arranger's recipes.</li>
+ *   <li><b>Close the batch</b> ({@code ReplayPlan.complete}): the last enqueue gives the run's
+ *       completion event (a marker when nothing was enqueued), then a flush.</li>
+ *   <li><b>Gate</b> ({@code GatingAndRecovery}): a batch of {@code ReplayPlanner.GATED_FROM} enqueues or
+ *       more waits on a user event set after the last enqueue, so the device receives the whole list
+ *       at once, as Metal runs a committed command buffer.</li>
+ *   <li><b>Emit and run</b> ({@code RecordedBatch}): the plan is written into the queue's core
+ *       {@code Batch}, only the parameters that differ when the batch already records the same calls
+ *       (the same command buffer shape as the previous commit), and runs in one crossing.</li>
+ * </ol>
+ * When a call fails, the calls after it did not run: every kernel's argument state is forgotten,
+ * the error names the command (and argument), and a marker still tells when the commands enqueued
+ * before it are done. A submission with native commands runs as batches around them, each native
+ * command called with the queue between two batches. {@code Run} then follows the completion event.
+ */
+package dev.panamax.opencl.compute;
