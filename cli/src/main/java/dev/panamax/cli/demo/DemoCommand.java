@@ -275,8 +275,11 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /** The vocabulary a checkpoint holds (its {@code vocabulary} tensor). */
-    /** The metadata keys under which {@code --save} records the model's sizes, so that {@code --load} rebuilds it. */
-    static final String CONTEXT_KEY = "demo.context", DIM_KEY = "demo.dim", HEADS_KEY = "demo.heads", LAYERS_KEY = "demo.layers";
+    // the metadata keys under which --save records the model's sizes, so that --load rebuilds it
+    static final String CONTEXT_KEY = "demo.context";
+    static final String DIM_KEY = "demo.dim";
+    static final String HEADS_KEY = "demo.heads";
+    static final String LAYERS_KEY = "demo.layers";
 
     /**
      * Takes the model's sizes from the checkpoint's metadata for each of {@code --context},

@@ -15,6 +15,9 @@ import java.util.List;
  * (PoCL's CPU device on a machine without a GPU). Found by ServiceLoader.
  */
 public final class OpenClBackend implements ComputeBackend {
+    /** For {@link java.util.ServiceLoader}. */
+    public OpenClBackend() {}
+
     private static final class Found {
         static final List<ComputeDevice> DEVICES;
         static final String WHY;

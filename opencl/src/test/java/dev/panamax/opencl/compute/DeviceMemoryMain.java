@@ -15,6 +15,8 @@ import java.util.List;
  * {@code hold SIZE}: keeps SIZE-byte buffers until the budget refuses one, then prints the refusal.
  */
 public final class DeviceMemoryMain {
+    private DeviceMemoryMain() {}
+
     public static void main(String[] args) {
         ComputeDevice device = ComputeDevice.systemDefault();
         switch (args[0]) {

@@ -22,6 +22,8 @@ import java.util.List;
  * of one device on the other's queue, checked and unchecked, and prints what each refusal said.
  */
 public final class TwoDevicesMain {
+    private TwoDevicesMain() {}
+
     private static final String INC = "__kernel void inc(__global float* x) { x[get_global_id(0)] += 1.0f; }";
 
     public static void main(String[] args) {
