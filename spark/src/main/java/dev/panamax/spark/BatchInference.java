@@ -22,7 +22,7 @@ import java.util.NoSuchElementException;
  * tensors freed as soon as its logits are read), and every row comes out with its prediction (and
  * logits) appended. Rows stream through: a partition is never held whole.
  */
-record BatchInference(String modelId, Broadcast<ModelState> state, ModuleFactory factory, Features features, int batchSize,
+record BatchInference(String modelId, Broadcast<byte[]> state, ModuleFactory factory, Features features, int batchSize,
                       boolean withLogits) implements FlatMapFunction<Iterator<Row>, Row> {
 
     @Override

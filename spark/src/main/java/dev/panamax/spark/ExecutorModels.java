@@ -26,10 +26,10 @@ final class ExecutorModels {
     private ExecutorModels() {}
 
     /** The model {@code modelId} on {@code backend}, loaded from {@code state} on first use in this JVM. */
-    static LoadedModel get(String modelId, Broadcast<ModelState> state, ModuleFactory factory, Backend backend) {
+    static LoadedModel get(String modelId, Broadcast<byte[]> state, ModuleFactory factory, Backend backend) {
         return LOADED.computeIfAbsent(new Key(modelId, backend), k -> {
             LOADS.incrementAndGet();
-            return TensorScope.unscoped(() -> LoadedModel.load(state.value(), factory, backend));
+            return TensorScope.unscoped(() -> LoadedModel.load(Wire.decode(state.value(), ModelState.class), factory, backend));
         });
     }
 

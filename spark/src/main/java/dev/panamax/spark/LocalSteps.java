@@ -20,18 +20,18 @@ import java.util.SplittableRandom;
  * epoch's order drawn from the seed, the partition and the epoch. A retried task therefore computes
  * exactly what the failed attempt would have.
  */
-record LocalSteps(Broadcast<ModelState> start, ModuleFactory factory, int round, int syncEvery, int epochs, int batchSize,
-                  double learningRate, long seed) implements FlatMapFunction<Iterator<TrainingPartition>, RoundResult> {
+record LocalSteps(Broadcast<byte[]> start, ModuleFactory factory, int round, int syncEvery, int epochs, int batchSize,
+                  double learningRate, long seed) implements FlatMapFunction<Iterator<TrainingPartition>, byte[]> {
 
     @Override
-    public Iterator<RoundResult> call(Iterator<TrainingPartition> partitions) {
-        if (!partitions.hasNext()) return List.<RoundResult>of().iterator();
+    public Iterator<byte[]> call(Iterator<TrainingPartition> partitions) {
+        if (!partitions.hasNext()) return List.<byte[]>of().iterator();
         TrainingPartition data = partitions.next();
-        if (data.rows() == 0) return List.<RoundResult>of().iterator();
+        if (data.rows() == 0) return List.<byte[]>of().iterator();
         int perEpoch = data.stepsPerEpoch(batchSize);
         long total = (long) epochs * perEpoch;
         long first = (long) round * syncEvery, end = Math.min(total, first + syncEvery);
-        ModelState state = start.value();
+        ModelState state = Wire.decode(start.value(), ModelState.class);
         Module model = state.newModule(factory);
         try (Adam adam = TensorScope.unscoped(() -> new Adam(model.parameters(), learningRate))) {
             state.restoreInto(adam);
@@ -62,7 +62,7 @@ record LocalSteps(Broadcast<ModelState> start, ModuleFactory factory, int round,
             }
             adam.zeroGrad();
             ModelState after = ModelState.of(model, adam).withOptimizerKind("Adam");
-            return List.of(new RoundResult(after, 1, end > first ? lossSum / (end - first) : Double.NaN)).iterator();
+            return List.of(Wire.encode(new RoundResult(after, 1, end > first ? lossSum / (end - first) : Double.NaN))).iterator();
         } finally {
             model.close();
         }

@@ -64,7 +64,7 @@ public record ModelState(List<NamedValues> parameters, List<NamedValues> optimiz
     public void copyInto(Module module) {
         Map<String, Tensor> target = module.stateDict();
         List<String> expected = new ArrayList<>();
-        target.forEach((name, t) -> expected.add(name + " " + t.shape()));
+        target.forEach((name, t) -> expected.add(name + " " + java.util.Arrays.toString(t.shape().dims())));
         List<String> given = parameters.stream().map(NamedValues::toString).toList();
         if (!expected.equals(given)) {
             throw new IllegalArgumentException("model state does not fit the module (another architecture?): the state has " + given

@@ -61,7 +61,7 @@ public final class PanamaxClassificationModel extends Model<PanamaxClassificatio
     private String predictionCol = "prediction";
     private String logitsCol;
     private int batchSize = 256;
-    private transient Broadcast<ModelState> broadcast;
+    private transient Broadcast<byte[]> broadcast;
 
     PanamaxClassificationModel(String uid, ModuleFactory factory, ModelState weights, TrainingSummary summary) {
         this(uid, factory, weights, summary, UUID.randomUUID().toString());
@@ -160,8 +160,8 @@ public final class PanamaxClassificationModel extends Model<PanamaxClassificatio
         }
     }
 
-    private synchronized Broadcast<ModelState> broadcast(SparkSession spark) {
-        if (broadcast == null) broadcast = JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(weights);
+    private synchronized Broadcast<byte[]> broadcast(SparkSession spark) {
+        if (broadcast == null) broadcast = JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(Wire.encode(weights));
         return broadcast;
     }
 

@@ -128,19 +128,21 @@ public final class PanamaxClassifier extends Estimator<PanamaxClassificationMode
                 .persist(StorageLevel.MEMORY_AND_DISK());
         try {
             int most = 0, partitions = 0;
-            for (TrainingPartition p : data.collect()) {
-                if (p.rows() == 0) continue;
+            int batch = batchSize;
+            for (int steps : data.map(p -> p.stepsPerEpoch(batch)).collect()) {
+                if (steps == 0) continue;
                 partitions++;
-                most = Math.max(most, p.stepsPerEpoch(batchSize));
+                most = Math.max(most, steps);
             }
             if (partitions == 0) throw new IllegalArgumentException("fit: the dataset has no rows");
             int rounds = (int) ((epochs * (long) most + syncEvery - 1) / syncEvery);
             List<Double> losses = new ArrayList<>();
             for (int round = 0; round < rounds; round++) {
-                Broadcast<ModelState> start = sc.broadcast(state);
+                Broadcast<byte[]> start = sc.broadcast(Wire.encode(state));
                 try {
-                    RoundResult sum = data.mapPartitions(new LocalSteps(start, factory, round, syncEvery, epochs, batchSize, learningRate, seed))
-                            .treeAggregate(RoundResult.NONE, RoundResult::plus, RoundResult::plus);
+                    byte[] summed = data.mapPartitions(new LocalSteps(start, factory, round, syncEvery, epochs, batchSize, learningRate, seed))
+                            .treeAggregate(new byte[0], RoundResult::plus, RoundResult::plus);
+                    RoundResult sum = Wire.decode(summed, RoundResult.class);
                     state = sum.mean();
                     losses.add(sum.meanLoss());
                 } finally {

@@ -13,6 +13,13 @@ import java.io.Serializable;
 record RoundResult(ModelState state, int partitions, double lossSum) implements Serializable {
     static final RoundResult NONE = new RoundResult(null, 0, 0);
 
+    /** The sum of two encoded results ({@link Wire}), encoded; an empty array is the zero value. */
+    static byte[] plus(byte[] a, byte[] b) {
+        if (a.length == 0) return b;
+        if (b.length == 0) return a;
+        return Wire.encode(Wire.decode(a, RoundResult.class).plus(Wire.decode(b, RoundResult.class)));
+    }
+
     RoundResult plus(RoundResult other) {
         if (other.state == null) return this;
         if (state == null) return other;
