@@ -31,6 +31,7 @@ record LocalSteps(Broadcast<byte[]> start, ModuleFactory factory, int round, int
         int perEpoch = data.stepsPerEpoch(batchSize);
         long total = (long) epochs * perEpoch;
         long first = (long) round * syncEvery, end = Math.min(total, first + syncEvery);
+        long t0 = System.nanoTime();
         ModelState state = Wire.decode(start.value(), ModelState.class);
         Module model = state.newModule(factory);
         try (Adam adam = TensorScope.unscoped(() -> new Adam(model.parameters(), learningRate))) {
@@ -65,6 +66,7 @@ record LocalSteps(Broadcast<byte[]> start, ModuleFactory factory, int round, int
             return List.of(Wire.encode(new RoundResult(after, 1, end > first ? lossSum / (end - first) : Double.NaN))).iterator();
         } finally {
             model.close();
+            ComputeTime.add(System.nanoTime() - t0);
         }
     }
 
