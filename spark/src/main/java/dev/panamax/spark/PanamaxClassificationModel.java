@@ -62,6 +62,7 @@ public final class PanamaxClassificationModel extends Model<PanamaxClassificatio
     private String logitsCol;
     private int batchSize = 256;
     private transient Broadcast<byte[]> broadcast;
+    private transient long bytesPerRow;
 
     PanamaxClassificationModel(String uid, ModuleFactory factory, ModelState weights, TrainingSummary summary) {
         this(uid, factory, weights, summary, UUID.randomUUID().toString());
@@ -152,12 +153,20 @@ public final class PanamaxClassificationModel extends Model<PanamaxClassificatio
 
     /** Fails before any task runs when a batch cannot fit an executor's budget (each executor checks again). */
     private void checkBudget(SparkSession spark) {
-        LoadedModel probe = TensorScope.unscoped(() -> LoadedModel.load(weights, factory, dev.panamax.tensor.Backends.current()));
-        try {
-            ExecutorMemoryBudget.from(spark.sparkContext().getConf()).check(batchSize, probe.bytesPerRow(), probe.parameterBytes());
-        } finally {
-            probe.close();
+        ExecutorMemoryBudget.from(spark.sparkContext().getConf()).check(batchSize, bytesPerRow(), weights.parameterBytes());
+    }
+
+    /** A row's native cost, measured once on the driver by running one row through the model. */
+    private synchronized long bytesPerRow() {
+        if (bytesPerRow == 0) {
+            LoadedModel probe = TensorScope.unscoped(() -> LoadedModel.load(weights, factory, dev.panamax.tensor.Backends.current()));
+            try {
+                bytesPerRow = probe.bytesPerRow();
+            } finally {
+                probe.close();
+            }
         }
+        return bytesPerRow;
     }
 
     private synchronized Broadcast<byte[]> broadcast(SparkSession spark) {
@@ -188,6 +197,7 @@ public final class PanamaxClassificationModel extends Model<PanamaxClassificatio
         var copy = new PanamaxClassificationModel(uid, factory, weights, summary, modelId).setFeaturesCol(featuresCol)
                 .setPredictionCol(predictionCol).setLogitsCol(logitsCol).setBatchSize(batchSize);
         copy.broadcast = broadcast;
+        copy.bytesPerRow = bytesPerRow;
         return copy.setParent(parent());
     }
 
