@@ -88,7 +88,7 @@ public record ModelState(List<NamedValues> parameters, List<NamedValues> optimiz
         }
     }
 
-    private static final String KIND = "panamax.kind";
+    private static final String KIND = "kind";
 
     /** This state with the optimizer's kind noted, so {@link #restoreInto} can name it. */
     ModelState withOptimizerKind(String kind) {
