@@ -26,7 +26,8 @@ import static org.apache.spark.sql.functions.col;
  * {@code ./panamax bench spark}: not a test. Batch inference in {@code local[2]} against one JVM on
  * the same rows, a training epoch against one JVM, the share of the tasks' time spent outside
  * Panamax, and how accuracy and time change with the number of partitions and K.
- * Arguments: {@code [--quick]} (fewer rows and repetitions).
+ * Arguments: {@code [--quick]} (fewer rows and repetitions) and any of {@code inference},
+ * {@code training}, {@code sync} to run only those parts (all when none is named).
  */
 public final class SparkBench {
     /** The spiral network: Spark's per-row cost outweighs its forward pass. */
@@ -45,10 +46,12 @@ public final class SparkBench {
         try {
             System.out.printf(Locale.ROOT, "panamax bench spark: %d cores, local[2], %s%n", Runtime.getRuntime().availableProcessors(),
                     System.getProperty("java.vm.version"));
-            inference(spark, SMALL_NET, rows, batch, repeats);
-            inference(spark, LARGE_NET, rows / 10, batch, repeats);
-            trainingEpoch(spark, quick ? 6_000 : 24_000, repeats);
-            syncTable(spark, quick);
+            if (runs(args, "inference")) {
+                inference(spark, SMALL_NET, rows, batch, repeats);
+                inference(spark, LARGE_NET, rows / 10, batch, repeats);
+            }
+            if (runs(args, "training")) trainingEpoch(spark, quick ? 6_000 : 24_000, repeats);
+            if (runs(args, "sync")) syncTable(spark, quick);
         } finally {
             spark.stop();
         }
@@ -185,6 +188,11 @@ public final class SparkBench {
     }
 
     // ---------------------------------------------------------------- helpers
+
+    private static boolean runs(String[] args, String part) {
+        List<String> parts = Arrays.stream(args).filter(a -> !a.startsWith("--")).toList();
+        return parts.isEmpty() || parts.contains(part);
+    }
 
     private static Module trainOneJvm(Spirals s, int epochs, int batch, double lr, long seed) {
         Module model = TensorScope.unscoped(() -> SPIRAL_NET.create(new SplittableRandom(seed)));

@@ -166,6 +166,20 @@ class SparkTest {
         }
     }
 
+    @Test
+    void itIsAStageOfASparkMlPipeline() {
+        Dataset<Row> df = frame(Spirals.generate(10, 3, 0.2, 3), 2);
+        var pipeline = new org.apache.spark.ml.Pipeline().setStages(new org.apache.spark.ml.PipelineStage[] {
+                new PanamaxClassifier(SPIRAL_NET).setEpochs(2).setFeaturesCol("vector")});
+        org.apache.spark.ml.PipelineModel fitted = pipeline.fit(df);
+        try (var model = (PanamaxClassificationModel) fitted.stages()[0]) {
+            Dataset<Row> scored = fitted.transform(df);
+            assertEquals(List.of("id", "features", "vector", "label", "prediction"), List.of(scored.columns()));
+            assertEquals(30, scored.filter("prediction >= 0 and prediction < 3").count());
+            assertEquals(2, model.trainingSummary().orElseThrow().partitions());
+        }
+    }
+
     private static String rootMessage(Throwable e) {
         StringBuilder all = new StringBuilder();
         for (Throwable t = e; t != null; t = t.getCause()) all.append(t.getMessage()).append('\n');
