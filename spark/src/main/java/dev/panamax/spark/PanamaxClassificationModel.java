@@ -4,13 +4,14 @@ import dev.panamax.tensor.TensorScope;
 import dev.panamax.tensor.io.Checkpoint;
 import dev.panamax.tensor.io.SafeTensors;
 import dev.panamax.tensor.nn.Module;
-import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.ml.Model;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
@@ -147,8 +148,7 @@ public final class PanamaxClassificationModel extends Model<PanamaxClassificatio
         SparkSession spark = dataset.sparkSession();
         checkBudget(spark);
         BatchInference inference = new BatchInference(modelId, broadcast(spark), factory, features, batchSize, logitsCol != null);
-        JavaRDD<Row> scored = dataset.toDF().javaRDD().mapPartitions(inference, true);
-        return spark.createDataFrame(scored, out);
+        return dataset.toDF().mapPartitions((MapPartitionsFunction<Row, Row>) inference::call, Encoders.row(out));
     }
 
     /** Fails before any task runs when a batch cannot fit an executor's budget (each executor checks again). */
