@@ -82,7 +82,7 @@ record BatchInference(String modelId, Broadcast<byte[]> state, ModuleFactory fac
     static float[] forward(LoadedModel model, float[] x, int rows) {
         float[] input = rows * model.inputs() == x.length ? x : java.util.Arrays.copyOf(x, rows * model.inputs());
         long t0 = System.nanoTime();
-        try (var on = Backends.using(model.backend()); var off = Autograd.noGrad(); var scope = TensorScope.open()) {
+        try (var _ = Backends.using(model.backend()); var _ = Autograd.noGrad(); var _ = TensorScope.open()) {
             return model.module().forward(Tensor.of(input, rows, model.inputs())).toFloatArray();
         } finally {
             ComputeTime.add(System.nanoTime() - t0);

@@ -25,7 +25,7 @@ record LoadedModel(Module module, Backend backend, int inputs, int outputs, long
      */
     static LoadedModel load(ModelState state, ModuleFactory factory, Backend backend) {
         Module module;
-        try (var on = dev.panamax.tensor.Backends.using(backend)) {
+        try (var _ = dev.panamax.tensor.Backends.using(backend)) {
             module = state.newModule(factory);
         }
         try {
@@ -33,7 +33,7 @@ record LoadedModel(Module module, Backend backend, int inputs, int outputs, long
             int inputs = inputWidth(state);
             long elements = inputs;
             int outputs;
-            try (var on = dev.panamax.tensor.Backends.using(backend); var off = Autograd.noGrad(); var scope = TensorScope.open()) {
+            try (var _ = dev.panamax.tensor.Backends.using(backend); var _ = Autograd.noGrad(); var _ = TensorScope.open()) {
                 Tensor x = Tensor.zeros(1, inputs);
                 if (module instanceof Sequential seq) {
                     for (Module layer : seq.layers()) {

@@ -53,7 +53,7 @@ record LocalSteps(Broadcast<byte[]> start, ModuleFactory factory, int round, int
                     System.arraycopy(data.features(), row * data.width(), x, r * data.width(), data.width());
                     y[r] = data.labels()[row];
                 }
-                try (var scope = TensorScope.open()) {
+                try (var _ = TensorScope.open()) {
                     Tensor loss = Loss.crossEntropy(model.forward(Tensor.of(x, n, data.width())), Tensor.of(y));
                     adam.zeroGrad();
                     loss.backward();

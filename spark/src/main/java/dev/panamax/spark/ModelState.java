@@ -70,7 +70,7 @@ public record ModelState(List<NamedValues> parameters, List<NamedValues> optimiz
             throw new IllegalArgumentException("model state does not fit the module (another architecture?): the state has " + given
                     + "; the module has " + expected);
         }
-        try (var off = Autograd.noGrad(); var scope = TensorScope.open()) {
+        try (var _ = Autograd.noGrad(); var _ = TensorScope.open()) {
             for (NamedValues v : parameters) target.get(v.name()).copyFrom(Tensor.of(v.values(), v.shape()));
         }
     }
@@ -78,7 +78,7 @@ public record ModelState(List<NamedValues> parameters, List<NamedValues> optimiz
     /** Restores the optimizer state held here into {@code optimizer} (nothing when none is held). */
     public void restoreInto(Optimizer optimizer) {
         if (optimizerValues.isEmpty()) return;
-        try (var scope = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             Map<String, Tensor> tensors = new LinkedHashMap<>();
             for (NamedValues v : this.optimizer) tensors.put(v.name(), Tensor.of(v.values(), v.shape()));
             String kind = optimizerValues.getOrDefault(KIND, optimizer.getClass().getSimpleName());

@@ -80,7 +80,7 @@ public final class SparkBench {
                     int m = Math.min(batch, s.size() - from);
                     float[] x = Arrays.copyOfRange(points, 2 * from, 2 * (from + m));
                     float[] logits;
-                    try (var off = Autograd.noGrad(); var scope = TensorScope.open()) {
+                    try (var _ = Autograd.noGrad(); var _ = TensorScope.open()) {
                         logits = local.forward(Tensor.of(x, m, 2)).toFloatArray();
                     }
                     for (int i = 0; i < m; i++) checksum += BatchInference.argmax(logits, 3 * i, 3);
@@ -217,7 +217,7 @@ public final class SparkBench {
                         x[2 * r + 1] = points[2 * order[from + r] + 1];
                         y[r] = labels[order[from + r]];
                     }
-                    try (var step = TensorScope.open()) {
+                    try (var _ = TensorScope.open()) {
                         Tensor loss = Loss.crossEntropy(model.forward(Tensor.of(x, m, 2)), Tensor.of(y));
                         adam.zeroGrad();
                         loss.backward();
@@ -232,7 +232,7 @@ public final class SparkBench {
 
     private static double accuracy(Module model, Spirals s) {
         float[] logits;
-        try (var off = Autograd.noGrad(); var scope = TensorScope.open()) {
+        try (var _ = Autograd.noGrad(); var _ = TensorScope.open()) {
             logits = model.forward(Tensor.of(s.points(), s.size(), 2)).toFloatArray();
         }
         long[] y = s.labels();

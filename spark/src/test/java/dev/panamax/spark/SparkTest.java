@@ -96,7 +96,7 @@ class SparkTest {
                 List<Float> features = row.getList(1);
                 float[] x = {features.get(0), features.get(1)};
                 float[] expected;
-                try (var scope = TensorScope.open(); var off = Autograd.noGrad()) {
+                try (var _ = TensorScope.open(); var _ = Autograd.noGrad()) {
                     expected = local.forward(Tensor.of(x, 1, 2)).toFloatArray();
                 }
                 List<Float> logits = row.getList(5);
@@ -194,14 +194,14 @@ class SparkTest {
 
     /** The same architecture, optimizer and batch size on all rows in one JVM. */
     private static double trainOneJvm(Spirals s, int epochs, int batch) {
-        try (var all = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             Tensor x = s.x(), y = s.y();
             Module model = TensorScope.unscoped(() -> SPIRAL_NET.create(new SplittableRandom(4)));
             try (Adam adam = TensorScope.unscoped(() -> new Adam(model.parameters(), 0.01))) {
                 var loader = new DataLoader(x, y, batch, new SplittableRandom(4));
                 for (int e = 0; e < epochs; e++) {
                     for (DataLoader.Batch b : loader) {
-                        try (var step = TensorScope.open()) {
+                        try (var _ = TensorScope.open()) {
                             Tensor loss = Loss.crossEntropy(model.forward(b.input()), b.target());
                             adam.zeroGrad();
                             loss.backward();
@@ -210,7 +210,7 @@ class SparkTest {
                     }
                 }
                 adam.zeroGrad();
-                try (var off = Autograd.noGrad(); var eval = TensorScope.open()) {
+                try (var _ = Autograd.noGrad(); var _ = TensorScope.open()) {
                     return model.forward(x).argmax(1).eq(y).cast(DType.F32).mean().item();
                 }
             } finally {
