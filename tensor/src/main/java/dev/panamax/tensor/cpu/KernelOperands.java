@@ -61,6 +61,7 @@ final class KernelOperands {
             }
             case Kernel.AdamStep a -> {
                 add(a.grad(), false);
+                if (a.stepScalars() != null) add(a.stepScalars(), false);
                 add(a.param(), true);
                 add(a.m(), true);
                 add(a.v(), true);
