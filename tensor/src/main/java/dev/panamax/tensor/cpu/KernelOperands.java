@@ -10,7 +10,7 @@ import dev.panamax.tensor.spi.Storage;
  * nothing.
  */
 final class KernelOperands {
-    private static final int MAX = 4;
+    private static final int MAX = 5;
 
     private final Storage[] storages = new Storage[MAX];
     private final boolean[] writes = new boolean[MAX];
