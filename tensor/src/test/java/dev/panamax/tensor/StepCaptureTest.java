@@ -275,6 +275,33 @@ class StepCaptureTest extends ScopedTest {
         }
     }
 
+    @Test
+    void aCapturedSgdStepRefusesAReplayOnceItsLearningRateChanged() {
+        try (var on = Backends.using("cpu")) {
+            var rng = new SplittableRandom(5);
+            var model = new Linear(2, 3, rng);
+            var sgd = new dev.panamax.tensor.optim.SGD(model.parameters(), 0.1);
+            Tensor x = Tensor.of(new float[] {1, 2, -1, 0.5f}, 2, 2), y = Tensor.of(new long[] {0, 2}, 2);
+            try (StepCapture step = StepCapture.ofTensor(in -> {
+                sgd.zeroGrad();
+                Tensor loss = Loss.crossEntropy(model.forward(in[0]), in[1]);
+                loss.backward();
+                sgd.step();
+                return loss;
+            })) {
+                double first = step.run(x, y)[0].item();
+                double second = step.run(x, y)[0].item();
+                assertTrue(second < first, first + " -> " + second);
+                sgd.paramGroups().get(0).setLr(0.05);
+                TensorException e = assertThrows(TensorException.class, () -> step.run(x, y));
+                assertTrue(e.getMessage().contains("captured with lr=0.1"), e.getMessage());
+            }
+            sgd.zeroGrad();
+            sgd.close();
+            model.close();
+        }
+    }
+
     /** Twelve greedy tokens from token 1, by {@code eager} or by {@code captured}, over the last contextLength tokens. */
     private static long[] generate(GptConfig config, StepCapture.Step eager, StepCapture captured) {
         long[] tokens = new long[13];
