@@ -12,6 +12,8 @@ import dev.panamax.tensor.nn.ReLU;
 import dev.panamax.tensor.nn.Sequential;
 import dev.panamax.tensor.optim.Adam;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +34,9 @@ import java.util.SplittableRandom;
  *   {@code tensor.capture.spiral.step.vsTorch}: captured over PyTorch, round by round.</li>
  * </ul>
  * Each round measures every figure once, in turn; the figures are the rounds' medians and spreads.
+ * The {@code .cpu} figures are the same in the measuring thread's CPU time (the peer's
+ * {@code time.thread_time_ns}): what a shared machine's preemption does not inflate. Every kernel runs on
+ * the measuring thread (one thread, {@code panamax.threads} 1 by default on two cores).
  */
 public final class CaptureFigures implements Measurement {
     private static final int ADDS = 1000;
@@ -45,6 +50,8 @@ public final class CaptureFigures implements Measurement {
     public List<Result> run(boolean quick) throws Exception {
         int rounds = quick ? 3 : 7, replays = quick ? 200 : 2000, steps = quick ? 20 : 100;
         double[] perOp = new double[rounds], captured = new double[rounds], eager = new double[rounds], torch = new double[rounds];
+        double[] perOpCpu = new double[rounds], capturedCpu = new double[rounds], eagerCpu = new double[rounds], torchCpu = new double[rounds];
+        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         Optional<Path> python = PythonPeers.ensure(PythonPeers.defaultEnvironment());
         PeerProcess peer = python.isPresent() ? PeerProcess.start(python.get(), 1) : null;
         try (var on = Backends.using("cpu"); var scope = TensorScope.open()) {
@@ -64,17 +71,26 @@ public final class CaptureFigures implements Measurement {
                 if (peer != null) peer.measure("spiral 10");
                 for (int r = 0; r < rounds; r++) {
                     PythonPeers.say("capture: round " + (r + 1) + "/" + rounds);
-                    long t0 = System.nanoTime();
+                    long t0 = System.nanoTime(), c0 = cpu.getCurrentThreadCpuTime();
                     for (int i = 0; i < replays; i++) adds.run(a, b);
                     perOp[r] = (System.nanoTime() - t0) / (double) replays / ADDS;
+                    perOpCpu[r] = (cpu.getCurrentThreadCpuTime() - c0) / (double) replays / ADDS;
                     t0 = System.nanoTime();
+                    c0 = cpu.getCurrentThreadCpuTime();
                     for (int i = 0; i < steps; i++) spiralStep.run(capturedSpiral.x, capturedSpiral.y);
                     captured[r] = (System.nanoTime() - t0) / 1e6 / steps;
+                    capturedCpu[r] = (cpu.getCurrentThreadCpuTime() - c0) / 1e6 / steps;
                     t0 = System.nanoTime();
+                    c0 = cpu.getCurrentThreadCpuTime();
                     for (int i = 0; i < steps; i++) eagerSpiral.eagerStep();
                     Backends.syncAll();
                     eager[r] = (System.nanoTime() - t0) / 1e6 / steps;
-                    if (peer != null) torch[r] = peer.measure("spiral " + steps).get("torch.spiral.step.ms");
+                    eagerCpu[r] = (cpu.getCurrentThreadCpuTime() - c0) / 1e6 / steps;
+                    if (peer != null) {
+                        var m = peer.measure("spiral " + steps);
+                        torch[r] = m.get("torch.spiral.step.ms");
+                        torchCpu[r] = m.get("torch.spiral.step.cpu.ms");
+                    }
                 }
                 double loss = spiralStep.run(capturedSpiral.x, capturedSpiral.y)[0].item();
                 if (!Double.isFinite(loss)) throw new IllegalStateException("captured spiral step: loss " + loss + "; expected a finite loss");
@@ -84,15 +100,25 @@ public final class CaptureFigures implements Measurement {
         }
         List<Result> out = new ArrayList<>();
         out.add(Result.of("tensor.capture.add16.perOp.ns", "ns", perOp, ""));
+        out.add(Result.of("tensor.capture.add16.perOp.cpu.ns", "ns", perOpCpu, ""));
         out.add(Result.of("tensor.capture.spiral.step.ms", "ms", captured, peer == null ? "" : "torch.capture.spiral.step.ms"));
+        out.add(Result.of("tensor.capture.spiral.step.cpu.ms", "ms", capturedCpu, peer == null ? "" : "torch.capture.spiral.step.cpu.ms"));
         out.add(Result.of("tensor.capture.spiral.eager.ms", "ms", eager, ""));
+        out.add(Result.of("tensor.capture.spiral.eager.cpu.ms", "ms", eagerCpu, ""));
         if (peer != null) {
             out.add(Result.of("torch.capture.spiral.step.ms", "ms", torch, ""));
-            double[] ratio = new double[rounds];
-            for (int r = 0; r < rounds; r++) ratio[r] = captured[r] / torch[r];
-            out.add(Result.of("tensor.capture.spiral.step.vsTorch", "x", ratio, ""));
+            out.add(Result.of("torch.capture.spiral.step.cpu.ms", "ms", torchCpu, ""));
+            out.add(Result.of("tensor.capture.spiral.step.vsTorch", "x", ratios(captured, torch), ""));
+            out.add(Result.of("tensor.capture.spiral.step.cpu.vsTorch", "x", ratios(capturedCpu, torchCpu), ""));
         }
         return out;
+    }
+
+    /** Round by round, {@code a[r] / b[r]}. */
+    private static double[] ratios(double[] a, double[] b) {
+        double[] r = new double[a.length];
+        for (int i = 0; i < a.length; i++) r[i] = a[i] / b[i];
+        return r;
     }
 
     /** The spiral step of {@code SpiralStep} (same model, batch, optimizer), eager or as a step to capture. */
