@@ -302,6 +302,32 @@ class StepCaptureTest extends ScopedTest {
         }
     }
 
+    @Test
+    void aStepCapturedOnOneThreadReplaysOnAnother() throws Exception {
+        try (var on = Backends.using("cpu")) {
+            var cpu = Backends.current();
+            assertEquals(4, Tensor.ones(2).add(1).sum().item()); // this thread records too: the cross-thread bookkeeping is on
+            StepCapture[] captured = new StepCapture[1];
+            Throwable[] failure = new Throwable[1];
+            Thread other = new Thread(() -> {
+                try (var there = Backends.using(cpu); var scope = TensorScope.open()) {
+                    captured[0] = StepCapture.ofTensor(in -> in[0].mul(3).add(in[1]));
+                    captured[0].run(Tensor.ones(2), Tensor.ones(2));
+                    assertArrayEquals(new float[] {4, 4}, captured[0].run(Tensor.ones(2), Tensor.ones(2))[0].toFloatArray());
+                } catch (Throwable t) {
+                    failure[0] = t;
+                }
+            });
+            other.start();
+            other.join();
+            if (failure[0] != null) throw new AssertionError("capturing thread failed", failure[0]);
+            try (StepCapture step = captured[0]) {
+                Tensor x = Tensor.of(new float[] {1, 2}, 2).mul(2); // recorded here, run before the replay reads it
+                assertArrayEquals(new float[] {7, 13}, step.run(x, Tensor.ones(2))[0].toFloatArray());
+            }
+        }
+    }
+
     /** Twelve greedy tokens from token 1, by {@code eager} or by {@code captured}, over the last contextLength tokens. */
     private static long[] generate(GptConfig config, StepCapture.Step eager, StepCapture captured) {
         long[] tokens = new long[13];
