@@ -58,9 +58,11 @@ import java.util.function.Function;
  * operands: a value that changes from step to step must be an input, or written before each run by
  * a {@link #beforeEachRun} hook, which is how {@code Adam} passes its learning rate and bias
  * corrections (its {@code LrSchedule}, applied outside the step, still takes effect).
- * A step captured after an abandoned capture is warmed up and captured again from scratch; the
- * abandoned one may have left gradients holding unrun results (parameters and optimizer state are
- * untouched, since none of its kernels ran).
+ * After a refused capture the next run of that signature tries the capture again; the refused one
+ * may have left gradients holding results that were never computed (parameters and optimizer state
+ * are untouched, since none of its kernels ran). A program keeps using the tensors it captured:
+ * one that replaces a tensor the step uses by another (restoring a checkpoint into new tensors,
+ * moving a module) must be captured again, with a new {@code StepCapture}.
  *
  * <p>Every storage the program's kernels touch stays allocated (pinned) until the program closes,
  * even if the step or its caller frees the tensor: intermediates made during the capture are freed
