@@ -66,7 +66,10 @@ import java.util.function.Function;
  *
  * <p>Every storage the program's kernels touch stays allocated (pinned) until the program closes,
  * even if the step or its caller frees the tensor: intermediates made during the capture are freed
- * by the capture's own scope and their blocks come back when the program closes. A step captured on
+ * by the capture's own scope and their blocks come back when the program closes. A program therefore
+ * holds every intermediate of its step at once (eager steps reuse a freed block for the next
+ * tensor; a program cannot, since each kernel's addresses are fixed): its memory is the sum of the
+ * step's tensors, about what the step's autograd graph holds at its peak. A step captured on
  * one thread may be run from another, one thread at a time; the capture is not thread-safe.
  *
  * <p><b>Backends.</b> {@code cpu} captures (a replay is one core {@code Batch} run, one crossing).
