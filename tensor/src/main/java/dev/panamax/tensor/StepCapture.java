@@ -122,7 +122,11 @@ public final class StepCapture implements AutoCloseable {
         StepSignature signature = StepSignature.of(inputs);
         CapturedStep captured = programs.get(signature);
         if (captured == null) {
-            if (warmedUp.add(signature)) return checkedOutputs(step.apply(inputs), signature.backend());
+            if (!warmedUp.contains(signature)) { // a warm-up that failed is not one
+                Tensor[] outputs = checkedOutputs(step.apply(inputs), signature.backend());
+                warmedUp.add(signature);
+                return outputs;
+            }
             captured = CapturedStep.capture(this, signature, inputs);
             programs.put(signature, captured);
             evict();
