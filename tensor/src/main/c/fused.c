@@ -6,6 +6,8 @@
  * length; param, m and v written in place).
  *   Descriptor: 0 n   1 param   2 grad   3 m   4 v   5 lr   6 beta1   7 beta2   8 eps   9 weight decay
  *   (doubles)   10 decoupled (0/1)   11 c1 = 1 - beta1^t   12 c2 = 1 - beta2^t (doubles)
+ *   13 step scalars: 0, or three f32 [lr, lr / c1, 1 / c2] read when the kernel runs in place of
+ *   words 5, 11 and 12 (a captured step replays one descriptor while they change each step)
  *
  * cross_entropy: mean cross-entropy of logits (n, c) against integer labels, and optionally its
  * gradient (softmax - onehot) / n, from one read of each row.
@@ -24,10 +26,12 @@ static void adam_span(const int64_t *d, int64_t start, int64_t end) {
     const float *restrict g = PMX_PTR(d, 2, const float);
     float *restrict m = PMX_PTR(d, 3, float);
     float *restrict v = PMX_PTR(d, 4, float);
-    const float lr = (float) pmx_word_double(d, 5), b1 = (float) pmx_word_double(d, 6), b2 = (float) pmx_word_double(d, 7);
+    const float *scalars = PMX_PTR(d, 13, const float);
+    const float lr = scalars ? scalars[0] : (float) pmx_word_double(d, 5);
+    const float b1 = (float) pmx_word_double(d, 6), b2 = (float) pmx_word_double(d, 7);
     const float eps = (float) pmx_word_double(d, 8), wd = (float) pmx_word_double(d, 9);
-    const float step = (float) (pmx_word_double(d, 5) / pmx_word_double(d, 11));
-    const float inv_c2 = (float) (1.0 / pmx_word_double(d, 12));
+    const float step = scalars ? scalars[1] : (float) (pmx_word_double(d, 5) / pmx_word_double(d, 11));
+    const float inv_c2 = scalars ? scalars[2] : (float) (1.0 / pmx_word_double(d, 12));
     const float keep = d[10] ? 1.0f - lr * wd : 1.0f, l2 = d[10] ? 0.0f : wd;
     const float a1 = 1.0f - b1, a2 = 1.0f - b2;
     for (int64_t i = start; i < end; i++) {

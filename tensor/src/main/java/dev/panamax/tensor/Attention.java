@@ -61,8 +61,9 @@ final class Attention {
         if (q.dtype() == DType.F16) scores = scores.cast(DType.F32); // softmax statistics in f32, as Composite.softmax
         boolean masked = causal || mask != null;
         if (causal) {
-            Tensor rows = Creation.arange(q.backend, DType.I64, 0, l, 1).reshape(l, 1);
-            Tensor cols = Creation.arange(q.backend, DType.I64, 0, s, 1).reshape(1, s);
+            // f32 positions (exact below 2^24) compare natively, so a captured step (StepCapture) can hold the mask
+            Tensor rows = Creation.arange(q.backend, DType.F32, 0, l, 1).reshape(l, 1);
+            Tensor cols = Creation.arange(q.backend, DType.F32, 0, s, 1).reshape(1, s);
             scores = excluded(scores, rows.ge(cols));
         } else if (mask != null) {
             scores = mask.dtype().isFloating() ? scores.add(mask.cast(scores.dtype())) : excluded(scores, mask);

@@ -134,4 +134,59 @@
 /// the complete entries and the one cut off (`NpzDamage`) instead of returning what came before it.
 /// Every error names the file, the entry and the byte offset. Writers (`save`, `writeNpz`, so
 /// `Parameters.save`) go through core's `AtomicFile`.
+///
+/// **Step capture** (`StepCapture`). A training or generation step recorded once and replayed with
+/// new inputs, with no Java work per op on replay (PyTorch's CUDA graphs and tinygrad's `TinyJit` are
+/// the model):
+///
+/// ```java
+/// try (StepCapture step = StepCapture.of(in -> {
+///         opt.zeroGrad();
+///         Tensor loss = Loss.crossEntropy(model.forward(in[0]), in[1]);
+///         loss.backward();
+///         Gradients.clipByGlobalNorm(model.parameters(), 1.0);
+///         opt.step();
+///         return new Tensor[] {loss};
+///     })) {
+///     for (int i = 0; i < steps; i++) {
+///         Tensor loss = step.run(xBatch, yBatch)[0];  // inputs copied in, one native crossing
+///         if (i % 100 == 0) System.out.println(loss.item());
+///     }
+/// }
+/// ```
+///
+/// The first `run` of an input signature (backend, each input's shape and dtype) runs the step
+/// eagerly, so that gradients, optimizer moments and caches are made by kernels that are not
+/// replayed; the second captures it: the Java code runs once more while the backend
+/// (`Backend.beginCapture()`, SPI `Capture` and `CapturedProgram`) records every kernel into a
+/// program instead of running it, on static input tensors of the capture's own; that call and every
+/// later one copies the inputs in, runs the hooks registered while capturing
+/// (`StepCapture.beforeEachRun`) and replays the program. A new signature (a shape change) warms up and
+/// captures again; eight programs are kept, the least recently used closed beyond. Outputs are the
+/// capture's own tensors, overwritten by every run and freed by `close()`.
+///
+/// What a replay could not repeat is refused at capture time with a `TensorException` naming it, and
+/// the capture is abandoned (its memory freed, none of its kernels run): reading a value on the host
+/// (`item()`, `toFloatArray()`, any `Backend.read`), a write from Java into storage that existed
+/// before the step or that a captured kernel already used (a constant made inside the step, such as
+/// `Tensor.of(...)`, is kept and read by every replay), a copy through Java, and a kernel the backend
+/// can only run outside the program (on `cpu`, one without a native kernel: integer or f16
+/// arithmetic, named with its dtypes and shapes). While capturing, the `cpu` backend checks indices in
+/// its kernels (`checksIndices()`), so `indexSelect` and cross-entropy's labels need no host read; an
+/// index out of range fails the replay with a `TensorException` naming the kernel. Java control flow
+/// and scalar operands are frozen into the program: what changes from step to step must be an input
+/// or be written before each run by a hook. `Adam` does this: under capture its fused kernels read
+/// `[lr, lr / c1, 1 / c2]` from a three-float tensor per parameter group (`Kernel.AdamStep`'s
+/// `stepScalars`), which its hook writes after counting the step, so a captured step follows an
+/// `LrSchedule` applied outside it and computes bit for bit what the eager step computes (the test
+/// trains the spirals for 20 steps both ways and compares every loss and parameter by its bits).
+/// `Gpt.forwardIncremental` refuses capture (the `KvCache` position is Java state a replay would
+/// freeze): capture a forward over a fixed window instead, one program per window length.
+///
+/// On `cpu` (`CpuCapture`, `CpuProgram`) the capturing thread's recorder hands each kernel's
+/// descriptor (in chunks of the capture's own, never reused while the program lives) and thunk to a
+/// core `Batch` that is never flushed mid-step; the program pins every storage a captured kernel
+/// touches, so a tensor freed during the step or later gives its block back to the pool only when
+/// the program closes, and a replay is one `Batch.run()`: one crossing. The `reference` and `opencl`
+/// backends refuse capture with a `TensorException` naming the backend.
 package dev.panamax.tensor;

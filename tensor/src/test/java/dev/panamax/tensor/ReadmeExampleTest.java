@@ -51,4 +51,35 @@ class ReadmeExampleTest {
             model.close();
         }
     }
+
+    @Test
+    void trainsTheSpiralWithACapturedStep() {
+        var spirals = new Spirals(100, 3, 1);
+        try (var all = TensorScope.open()) {
+            Tensor x = Tensor.of(spirals.x, 300, 2), y = Tensor.of(spirals.y);
+            var rng = new SplittableRandom(42);
+            var model = new Sequential(new Linear(2, 64, rng), new ReLU(), new Linear(64, 3, rng));
+            var adam = new Adam(model.parameters(), 0.01);
+            var loader = new DataLoader(x, y, 64, rng);
+            try (StepCapture step = StepCapture.ofTensor(in -> {
+                    adam.zeroGrad();
+                    Tensor loss = Loss.crossEntropy(model.forward(in[0]), in[1]);
+                    loss.backward();
+                    adam.step();
+                    return loss;
+                })) {
+                for (int epoch = 0; epoch < 50; epoch++) {
+                    for (DataLoader.Batch batch : loader) step.run(batch.input(), batch.target());
+                }
+            }
+            double accuracy;
+            try (var eval = TensorScope.open(); var noGrad = Autograd.noGrad()) {
+                accuracy = model.forward(x).argmax(1).eq(y).cast(DType.F32).mean().item();
+            }
+            assertTrue(accuracy >= 0.9, "accuracy " + accuracy);
+            adam.zeroGrad();
+            adam.close();
+            model.close();
+        }
+    }
 }

@@ -1580,4 +1580,62 @@ public abstract class BackendContract {
             }
         }
     }
+
+    // ------------------------------------------------------------------ step capture
+
+    /**
+     * An Adam kernel given step scalars reads its lr and bias corrections from them when it runs
+     * (the kernel's own lr and step are ignored): what a captured step replays every step.
+     */
+    @Test
+    void adamReadsItsStepScalarsWhenGiven() {
+        for (boolean decoupled : new boolean[] {false, true}) {
+            agree("adam with step scalars, decoupled " + decoupled, x -> {
+                Backend b = x[0].backend();
+                Tensor p = x[0].mul(1), g = x[1].mul(1), m = x[0].mul(0.1), v = x[1].mul(x[1]);
+                Tensor scalars = Tensor.of(dev.panamax.tensor.spi.Kernel.AdamStep.stepScalars(0.01, 0.8, 0.99, 3), 3);
+                var k = new dev.panamax.tensor.spi.Kernel.AdamStep(p.operand(), g.operand(), m.operand(), v.operand(), 999, 0.8, 0.99, 1e-8,
+                        0.1, decoupled, 1, scalars.operand());
+                if (b.supports(k)) b.execute(k);
+                else p.copyFrom(referenceAdam(x[0], x[1], decoupled)); // a backend that declines the fused kernel: nothing to check
+                p.storage().markModified();
+                return p;
+            }, f32(7, 5), f32(7, 5));
+        }
+    }
+
+    /** The reference backend's Adam update of {@link #adamReadsItsStepScalarsWhenGiven}, with lr and step as fields. */
+    private Tensor referenceAdam(Tensor x0, Tensor x1, boolean decoupled) {
+        float[] p0 = x0.toFloatArray(), g0 = x1.toFloatArray();
+        try (var use = Backends.using(reference)) {
+            Tensor p = Tensor.of(p0, x0.dims()), g = Tensor.of(g0, x1.dims()), m = p.mul(0.1), v = g.mul(g);
+            reference.execute(new dev.panamax.tensor.spi.Kernel.AdamStep(p.operand(), g.operand(), m.operand(), v.operand(), 0.01, 0.8,
+                    0.99, 1e-8, 0.1, decoupled, 3));
+            p.storage().markModified();
+            return Tensor.of(p.toFloatArray(), p.dims()).to(x0.backend());
+        }
+    }
+
+    /**
+     * A backend either captures a step (replays with new inputs give what the eager step gives) or
+     * refuses the capture with a {@code TensorException} naming itself.
+     */
+    @Test
+    void aStepIsCapturedOrTheCaptureRefusedNamingTheBackend() {
+        try (var s = TensorScope.open(); var use = Backends.using(candidate());
+             StepCapture step = StepCapture.ofTensor(in -> in[0].mul(in[1]).add(1).relu().sum())) {
+            float[][] a = {{1, -2, 3}, {4, 5, -6}, {0, 1, 2}, {-1, -1, 7}};
+            for (int i = 0; i < a.length; i++) {
+                Tensor x = Tensor.of(a[i], 3), y = Tensor.of(new float[] {2, 2, 2}, 3);
+                double expected = x.mul(y).add(1).relu().sum().item();
+                try {
+                    assertEquals(expected, step.run(x, y)[0].item(), 1e-5, candidate().name() + ": run " + i);
+                } catch (TensorException e) {
+                    assertTrue(i == 1, candidate().name() + ": only the capture (the second run) may be refused: " + e.getMessage());
+                    assertTrue(e.getMessage().contains(candidate().name()), e.getMessage());
+                    return;
+                }
+            }
+        }
+    }
 }

@@ -351,6 +351,15 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
         while (!inFlight.isEmpty() && inFlight.peekFirst().buffer.status().isFinished()) retire(inFlight.pollFirst());
     }
 
+    /**
+     * Every kernel but an Adam update that reads its lr and bias corrections from step scalars (what
+     * a captured step passes; this backend does not capture, and its Adam kernel takes them from the host).
+     */
+    @Override
+    public boolean supports(Kernel kernel) {
+        return !(kernel instanceof Kernel.AdamStep a && a.stepScalars() != null);
+    }
+
     /** Indices are checked by the kernels that read them, reported at the next sync that waits ({@link IndexErrors}). */
     @Override
     public boolean checksIndices() {

@@ -3,10 +3,12 @@ package dev.panamax.tensor.cpu;
 import dev.panamax.tensor.DType;
 import dev.panamax.tensor.reference.ReferenceBackend;
 import dev.panamax.tensor.spi.Backend;
+import dev.panamax.tensor.spi.Capture;
 import dev.panamax.tensor.spi.Kernel;
 import dev.panamax.tensor.spi.Operand;
 import dev.panamax.tensor.spi.Storage;
 
+import java.lang.foreign.MemorySegment;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -120,13 +122,20 @@ public final class CpuBackend implements Backend {
     @Override
     public Storage allocate(DType dtype, long length) {
         Storage s = Backend.super.allocate(dtype, length);
-        if (lazy) s.backendState(new Track(recorders.get()));
+        Recorder r = recorders.get();
+        if (lazy) s.backendState(new Track(r));
+        CpuCapture c = r.capture();
+        if (c != null) c.allocated(s);
         return s;
     }
 
     @Override
     public void execute(Kernel kernel) {
         Recorder r = recorders.get();
+        if (r.capture() != null) {
+            captured(kernel, r, r.capture());
+            return;
+        }
         if (!lazy) {
             submit(kernel, r);
             return;
@@ -163,6 +172,25 @@ public final class CpuBackend implements Backend {
         }
     }
 
+    /**
+     * Records {@code kernel} into this thread's capture: what other threads recorded on its storage
+     * runs first (now, at capture time), the program pins its storage, and a kernel without a native
+     * lowering is refused (it would run outside the program).
+     */
+    private void captured(Kernel kernel, Recorder r, CpuCapture c) {
+        KernelOperands operands = r.operands().of(kernel);
+        try {
+            boolean one = !lazy || alone();
+            for (int i = 0; i < operands.count(); i++) {
+                if (!one) await(operands.storage(i), operands.writes(i), r);
+                c.touch(operands.storage(i));
+            }
+        } finally {
+            operands.clear();
+        }
+        if (!Lowering.submit(kernel, r)) throw c.notNative(kernel);
+    }
+
     /** Submits {@code kernel} to {@code r}; false when the reference implementation ran it instead. */
     private boolean submit(Kernel kernel, Recorder r) {
         boolean handled;
@@ -186,7 +214,7 @@ public final class CpuBackend implements Backend {
     @Override
     public void sync() {
         Recorder r = recorders.get();
-        syncOwn(r);
+        if (r.capture() == null) syncOwn(r); // a capturing thread's kernels run with its program, never before
         if (lazy) runShared(r);
     }
 
@@ -194,13 +222,14 @@ public final class CpuBackend implements Backend {
     @Override
     public void sync(Storage storage) {
         Recorder r = recorders.get();
-        syncOwn(r);
+        boolean capturing = r.capture() != null;
+        if (!capturing) syncOwn(r);
         if (lazy && storage.backendState() instanceof Track t) {
             Recording w = t.writer;
-            if (w != null && !w.ran) w.recorder.runFor(w);
+            if (w != null && !w.ran && (!capturing || w.recorder != r)) w.recorder.runFor(w);
             if (t.owner != r || t.readElsewhere) {
                 runShared(r);
-                t.owner.runPending();
+                if (!capturing || t.owner != r) t.owner.runPending();
             }
         }
     }
@@ -271,6 +300,60 @@ public final class CpuBackend implements Backend {
         }
     }
 
+    /** Refused while this thread captures: a replayed step cannot read mid-step. */
+    @Override
+    public void read(Storage from, long byteOffset, MemorySegment to) {
+        if (recorders.get().capture() != null) throw CpuCapture.read(from);
+        Backend.super.read(from, byteOffset, to);
+    }
+
+    /** While this thread captures, allowed only into storage made in the step that no kernel used yet (a constant). */
+    @Override
+    public void write(Storage to, long byteOffset, MemorySegment from) {
+        CpuCapture c = recorders.get().capture();
+        if (c != null && !c.writable(to)) throw CpuCapture.write(to);
+        Backend.super.write(to, byteOffset, from);
+    }
+
+    /** Refused while this thread captures: a copy through Java would not be replayed. */
+    @Override
+    public void copy(Storage from, long fromOffset, Storage to, long toOffset, long bytes) {
+        if (recorders.get().capture() != null) throw CpuCapture.copy(from, to);
+        Backend.super.copy(from, fromOffset, to, toOffset, bytes);
+    }
+
+    /**
+     * True while this thread captures a step (the native kernels check every index themselves and a
+     * replay reports one out of range, naming the kernel), so the frontend does not read indices
+     * mid-step; false otherwise, and the frontend checks them before the kernel is recorded.
+     */
+    @Override
+    public boolean checksIndices() {
+        return recorders.get().capture() != null;
+    }
+
+    /**
+     * Captures a step on this thread: what it recorded runs now, and every kernel it submits until
+     * the capture ends goes into one batch that each replay runs in one crossing (see
+     * {@code dev.panamax.tensor.StepCapture}). The capture pins the storage its kernels touch; a
+     * read, a write from Java into storage in use, a copy through Java or a kernel without a native
+     * lowering is refused with a {@code TensorException}.
+     */
+    @Override
+    public Capture beginCapture() {
+        Recorder r = recorders.get();
+        if (!lazy) return r.beginCapture();
+        ReentrantLock lock = r.lock();
+        lock.lock();
+        try {
+            CpuCapture c = r.beginCapture();
+            runShared(r);
+            return c;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     @Override
     public int threads() {
         return ThreadBudget.threads();
@@ -311,7 +394,8 @@ public final class CpuBackend implements Backend {
             case Kernel.MatMul m -> bytes(m.out()) + bytes(m.a()) + bytes(m.b());
             case Kernel.IndexSelect i -> bytes(i.out()) + bytes(i.in()) + bytes(i.index());
             case Kernel.IndexAdd i -> bytes(i.out()) + bytes(i.index()) + bytes(i.src());
-            case Kernel.AdamStep a -> bytes(a.param()) + bytes(a.grad()) + bytes(a.m()) + bytes(a.v());
+            case Kernel.AdamStep a -> bytes(a.param()) + bytes(a.grad()) + bytes(a.m()) + bytes(a.v())
+                    + (a.stepScalars() == null ? 0 : bytes(a.stepScalars()));
             case Kernel.CrossEntropy c -> bytes(c.loss()) + (c.grad() == null ? 0 : bytes(c.grad())) + bytes(c.logits()) + bytes(c.labels());
         };
     }
@@ -320,6 +404,11 @@ public final class CpuBackend implements Backend {
         long n = o.dtype().byteSize();
         for (int i = 0; i < o.rank(); i++) if (o.strides()[i] != 0) n *= o.shape()[i];
         return n;
+    }
+
+    void countReplay(int kernelsRun) {
+        kernels.add(kernelsRun);
+        countCrossing(kernelsRun);
     }
 
     void countCrossing(int kernelsRun) {

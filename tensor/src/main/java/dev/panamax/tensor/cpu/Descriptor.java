@@ -23,7 +23,7 @@ final class Descriptor {
     // reduce.c
     static final int SUM = 0, MAX = 1, MIN = 2, ARGMAX = 3;
     // fused.c
-    static final int ADAM_WORDS = 13;
+    static final int ADAM_WORDS = 14;
     static final int CROSS_ENTROPY_WORDS = 12;
     // index.c
     static final int SELECT = 0, SCATTER_ADD = 1;

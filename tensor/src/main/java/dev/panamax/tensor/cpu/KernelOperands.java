@@ -10,7 +10,7 @@ import dev.panamax.tensor.spi.Storage;
  * nothing.
  */
 final class KernelOperands {
-    private static final int MAX = 4;
+    private static final int MAX = 5;
 
     private final Storage[] storages = new Storage[MAX];
     private final boolean[] writes = new boolean[MAX];
@@ -61,6 +61,7 @@ final class KernelOperands {
             }
             case Kernel.AdamStep a -> {
                 add(a.grad(), false);
+                if (a.stepScalars() != null) add(a.stepScalars(), false);
                 add(a.param(), true);
                 add(a.m(), true);
                 add(a.v(), true);

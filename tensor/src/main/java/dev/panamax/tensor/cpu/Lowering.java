@@ -279,11 +279,14 @@ final class Lowering {
     private static boolean adam(Kernel.AdamStep k, Recorder r) {
         Operand p = k.param(), g = k.grad(), m = k.m(), v = k.v();
         if (!allF32(p, g, m, v) || !p.isContiguous() || !g.isContiguous() || !m.isContiguous() || !v.isContiguous()) return false;
+        Operand scalars = k.stepScalars();
+        if (scalars != null && (scalars.dtype() != DType.F32 || !scalars.isContiguous() || scalars.elements() != 3)) return false;
         Descriptor w = r.descriptor(Descriptor.ADAM_WORDS);
         w.put(0, p.elements()).put(1, address(p)).put(2, address(g)).put(3, address(m)).put(4, address(v))
                 .putDouble(5, k.lr()).putDouble(6, k.beta1()).putDouble(7, k.beta2()).putDouble(8, k.eps())
                 .putDouble(9, k.weightDecay()).put(10, k.decoupled() ? 1 : 0)
-                .putDouble(11, 1 - Math.pow(k.beta1(), k.step())).putDouble(12, 1 - Math.pow(k.beta2(), k.step()));
+                .putDouble(11, 1 - Math.pow(k.beta1(), k.step())).putDouble(12, 1 - Math.pow(k.beta2(), k.step()))
+                .put(13, address(scalars));
         r.submit(CpuKernel.ADAM, w, 8 * p.elements(), k);
         return true;
     }

@@ -74,6 +74,8 @@ final class Recorder {
     private final ArrayList<Storage> pinned = new ArrayList<>();
     private Recording current = new Recording(this);
     private final KernelOperands operands = new KernelOperands();
+    /** The step being captured on this thread, or null: it takes every kernel instead of the recording. */
+    private CpuCapture capture;
 
     Recorder(CpuBackend backend, boolean lazy, int capacity) {
         this.backend = backend;
@@ -93,6 +95,7 @@ final class Recorder {
 
     /** Room for a descriptor of {@code words} words that stays valid until the recording has run. */
     Descriptor descriptor(int words) {
+        if (capture != null) return capture.descriptor(words);
         long bytes = 8L * words;
         if (chunks.isEmpty()) chunks.add(arena.allocate(CHUNK_BYTES, 64)); // a thread that only allocates needs none
         if (used + bytes > CHUNK_BYTES) {
@@ -108,6 +111,10 @@ final class Recorder {
     /** Runs {@code kernel} on {@code d} now (eager mode) or later (lazy); {@code source} is what it computes. */
     void submit(CpuKernel kernel, Descriptor d, long work, Kernel source) {
         backend.countKernel(source);
+        if (capture != null) {
+            capture.add(kernel, d, source);
+            return;
+        }
         if (!lazy) {
             try {
                 backend.countCrossing(1);
@@ -161,7 +168,8 @@ final class Recorder {
     /** A contiguous copy of {@code o} (recorded before whatever uses it), freed after the recording runs. */
     Operand contiguousCopy(Operand o) {
         Storage s = backend.allocate(o.dtype(), o.elements());
-        temporaries.add(s);
+        if (capture != null) capture.temporary(s);
+        else temporaries.add(s);
         int[] shape = o.shape();
         long[] strides = new long[shape.length];
         long step = 1;
@@ -242,6 +250,30 @@ final class Recorder {
         s.handle().pin();
         pinned.add(s);
         t.pinnedIn = current;
+    }
+
+    /** The step being captured on this thread, or null (its own thread only). */
+    CpuCapture capture() {
+        return capture;
+    }
+
+    /**
+     * Starts capturing on this thread (its own thread, holding the lock): what was recorded runs
+     * first, and from now on every kernel goes into the capture until it ends.
+     */
+    CpuCapture beginCapture() {
+        if (capture != null) {
+            throw new dev.panamax.tensor.TensorException("capture", "this thread is already capturing a step on the cpu backend;"
+                    + " captures do not nest");
+        }
+        sync();
+        capture = new CpuCapture(backend, this);
+        return capture;
+    }
+
+    /** Ends {@code c}, this thread's capture: kernels go to the recording again. */
+    void endCapture(CpuCapture c) {
+        if (capture == c) capture = null;
     }
 
     /** The reusable gatherer of one kernel's operands (its own thread only). */

@@ -100,4 +100,18 @@
 /// bookkeeping (one lock per kernel remains); every later thread to use it first runs what the first
 /// recorded, under the first's lock (not only the second: a third could otherwise compute on the
 /// first's results before the second ran them).
+///
+/// **Step capture** (`CpuCapture`, `CpuProgram`; the frontend is `dev.panamax.tensor.StepCapture`).
+/// `beginCapture()` runs what the thread recorded, then its recorder hands every native kernel to the
+/// capture instead of its recording: descriptors go into 64 KiB chunks of the capture's own (never
+/// reused while the program lives), thunks into a shared core `Batch` that nothing runs, clears or
+/// flushes while capturing, and syncs on the capturing thread run nothing. The capture pins each
+/// storage a captured kernel touches (once), so a tensor closed during the step or later keeps its
+/// block out of the pool until the program closes; contiguous copies the lowering makes are the
+/// program's. Refused at capture time with a `TensorException`: a kernel without a native lowering
+/// (named, with dtypes and shapes), `read`, `copy`, and a `write` into storage that was not made during
+/// the capture or that a captured kernel already touched. While capturing, `checksIndices()` is true:
+/// the kernels' own status checks stand in for the frontend's host read of indices, and a replay that
+/// meets an index out of range throws naming the kernel. A replay is `sync()` and one `Batch.run()`;
+/// `AdamStep`'s descriptor word 13 points at its step scalars, read when the kernel runs.
 package dev.panamax.tensor.cpu;

@@ -83,6 +83,10 @@ public final class Gpt implements Module {
             throw new TensorException(op, "ids " + ids.shape() + " " + ids.dtype().label() + "; expected integer token ids (" + cache.batch()
                     + ", T) with T >= 1 (the cache's batch)");
         }
+        if (dev.panamax.tensor.StepCapture.isCapturing()) {
+            throw new TensorException(op, "cannot be captured by StepCapture: the KvCache's position is Java state a replay would"
+                    + " not advance; capture a forward over a fixed window instead, or decode eagerly");
+        }
         int n = ids.dim(0), t = ids.dim(1), e = config.dim(), start = cache.length();
         cache.checkRoom(op, t);
         try (var off = Autograd.noGrad()) {

@@ -1,10 +1,14 @@
 package dev.panamax.tensor.optim;
 
 import dev.panamax.tensor.Autograd;
+import dev.panamax.tensor.Backends;
+import dev.panamax.tensor.StepCapture;
+import dev.panamax.tensor.TensorException;
 import dev.panamax.tensor.Tensor;
 import dev.panamax.tensor.TensorScope;
 import dev.panamax.tensor.spi.Kernel;
 
+import java.lang.foreign.MemorySegment;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +28,8 @@ public final class Adam extends Optimizer {
     private final double beta1, beta2, eps;
     private final boolean decoupled;
     private final Tensor[] m, v;
+    /** Per group, the f32 {@code [lr, lr / c1, 1 / c2]} a captured step's kernels read; made by the first capture. */
+    private Tensor[] stepScalars;
     private int t;
 
     public Adam(List<Tensor> parameters, double lr) {
@@ -73,6 +79,10 @@ public final class Adam extends Optimizer {
      */
     @Override
     protected void update() {
+        if (StepCapture.isCapturing()) {
+            capturedUpdate();
+            return;
+        }
         t++;
         int i = 0;
         for (ParamGroup group : paramGroups()) {
@@ -98,6 +108,71 @@ public final class Adam extends Optimizer {
         p.storage().markModified();
         m[i].storage().markModified();
         v[i].storage().markModified();
+    }
+
+    /**
+     * The update inside a captured step ({@link StepCapture}): each parameter's fused kernel reads
+     * its lr and bias corrections from its group's step-scalars tensor, which a hook writes (after
+     * counting the step) before every run of the program, so the replayed kernels see each step's
+     * values, bit for bit what the eager update computes. The moments must exist already (the
+     * capture's eager warm-up made them): made here, their zero fill would be replayed every step.
+     */
+    private void capturedUpdate() {
+        List<ParamGroup> groups = paramGroups();
+        if (stepScalars == null) stepScalars = new Tensor[groups.size()];
+        boolean[] used = new boolean[groups.size()];
+        int i = 0;
+        for (int gi = 0; gi < groups.size(); gi++) {
+            ParamGroup group = groups.get(gi);
+            for (Tensor p : group.params()) {
+                int index = i++;
+                Tensor g = p.grad();
+                if (g == null) continue;
+                if (m[index] == null) {
+                    throw new TensorException("capture", "Adam: parameter " + index + " " + p.shape() + " has no moments yet, and"
+                            + " making them inside a captured step would zero them on every replay; run the step eagerly once first"
+                            + " (StepCapture's first run of each signature does)");
+                }
+                if (p.isFreed() || g.isFreed() || m[index].isFreed() || v[index].isFreed()) {
+                    throw new IllegalStateException("Adam.step: parameter " + index + " " + p.shape()
+                            + ", its gradient or its moments were already freed (closed parameter, or a closed optimizer)");
+                }
+                Tensor scalars = stepScalars(gi, p);
+                used[gi] = true;
+                var fused = new Kernel.AdamStep(p.operand(), g.operand(), m[index].operand(), v[index].operand(), group.lr(), beta1, beta2,
+                        eps, group.weightDecay(), decoupled, t + 1, scalars.operand());
+                if (!p.backend().supports(fused)) {
+                    throw new TensorException("capture", "Adam: the " + p.backend().name() + " backend declines the fused update, which a"
+                            + " captured step needs (its lr and step count change every replay)");
+                }
+                p.backend().execute(fused);
+                p.storage().markModified();
+                m[index].storage().markModified();
+                v[index].storage().markModified();
+            }
+        }
+        Tensor[] scalars = stepScalars;
+        StepCapture.beforeEachRun(() -> {
+            t++;
+            for (int gi = 0; gi < groups.size(); gi++) {
+                if (!used[gi]) continue;
+                Tensor s = scalars[gi];
+                float[] values = Kernel.AdamStep.stepScalars(groups.get(gi).lr(), beta1, beta2, t);
+                s.backend().write(s.storage(), 0, MemorySegment.ofArray(values));
+            }
+        });
+    }
+
+    /** Group {@code gi}'s step scalars on {@code p}'s backend, made (from Java, no kernel) when first needed. */
+    private Tensor stepScalars(int gi, Tensor p) {
+        Tensor s = stepScalars[gi];
+        if (s == null || s.isFreed()) {
+            try (var on = Backends.using(p.backend())) {
+                s = keepState(TensorScope.unscoped(() -> Tensor.of(new float[3], 3)));
+            }
+            stepScalars[gi] = s;
+        }
+        return s;
     }
 
     /**

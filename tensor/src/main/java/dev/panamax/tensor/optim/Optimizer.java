@@ -98,6 +98,12 @@ public abstract class Optimizer implements AutoCloseable {
         return s;
     }
 
+    /** Makes {@code s} (made by the subclass, unscoped) this optimizer's state: {@link #close()} frees it. */
+    protected final Tensor keepState(Tensor s) {
+        state.add(s);
+        return s;
+    }
+
     // ---------------------------------------------------------------- state for checkpoints
 
     /**

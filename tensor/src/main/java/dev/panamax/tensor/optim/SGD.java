@@ -1,6 +1,8 @@
 package dev.panamax.tensor.optim;
 
+import dev.panamax.tensor.StepCapture;
 import dev.panamax.tensor.Tensor;
+import dev.panamax.tensor.TensorException;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,6 +52,7 @@ public final class SGD extends Optimizer {
 
     @Override
     protected void update() {
+        if (StepCapture.isCapturing()) frozenUnderCapture();
         int i = 0;
         for (ParamGroup group : paramGroups()) {
             double lr = group.lr(), weightDecay = group.weightDecay();
@@ -109,5 +112,30 @@ public final class SGD extends Optimizer {
                 buffers[i] = null;
             }
         }
+    }
+
+    /**
+     * Inside a captured step ({@link StepCapture}) the update's lr and weight decay are scalar
+     * operands of its kernels, frozen into the program; a hook refuses a replay once a group's lr or
+     * weight decay changed (an {@code LrSchedule}), rather than letting it apply the old values.
+     */
+    private void frozenUnderCapture() {
+        List<ParamGroup> groups = paramGroups();
+        double[] lrs = new double[groups.size()], decays = new double[groups.size()];
+        for (int g = 0; g < lrs.length; g++) {
+            lrs[g] = groups.get(g).lr();
+            decays[g] = groups.get(g).weightDecay();
+        }
+        StepCapture.beforeEachRun(() -> {
+            for (int g = 0; g < lrs.length; g++) {
+                ParamGroup group = groups.get(g);
+                if (group.lr() != lrs[g] || group.weightDecay() != decays[g]) {
+                    throw new TensorException("replay", "SGD: group " + g + " has lr=" + group.lr() + ", weightDecay="
+                            + group.weightDecay() + ", captured with lr=" + lrs[g] + ", weightDecay=" + decays[g]
+                            + "; a captured SGD step holds them as constants: capture the step again (a new StepCapture)"
+                            + " or keep them fixed");
+                }
+            }
+        });
     }
 }

@@ -170,16 +170,23 @@ public final class ReferenceBackend implements Backend {
         MemorySegment p = HostStorage.of(k.param().storage()).segment(), g = HostStorage.of(k.grad().storage()).segment();
         MemorySegment m = HostStorage.of(k.m().storage()).segment(), v = HostStorage.of(k.v().storage()).segment();
         DType t = k.param().dtype();
-        double c1 = 1 - Math.pow(k.beta1(), k.step()), c2 = 1 - Math.pow(k.beta2(), k.step());
+        double lr = k.lr(), step = lr / (1 - Math.pow(k.beta1(), k.step())), c2 = 1 - Math.pow(k.beta2(), k.step());
+        if (k.stepScalars() != null) { // read now, as a native kernel reads them when it runs
+            Operand s = k.stepScalars();
+            MemorySegment scalars = HostStorage.of(s.storage()).segment();
+            lr = Elements.get(scalars, DType.F32, s.offset());
+            step = Elements.get(scalars, DType.F32, s.offset() + s.strides()[0]);
+            c2 = 1 / Elements.get(scalars, DType.F32, s.offset() + 2 * s.strides()[0]);
+        }
         for (Walk w = new Walk(k.param().shape(), k.param(), k.grad(), k.m(), k.v()); w.hasNext(); w.advance()) {
             double pi = Elements.get(p, t, w.offsets[0]), gi = Elements.get(g, t, w.offsets[1]);
-            if (k.decoupled()) pi *= 1 - k.lr() * k.weightDecay();
+            if (k.decoupled()) pi *= 1 - lr * k.weightDecay();
             else gi += k.weightDecay() * pi;
             double mi = k.beta1() * Elements.get(m, t, w.offsets[2]) + (1 - k.beta1()) * gi;
             double vi = k.beta2() * Elements.get(v, t, w.offsets[3]) + (1 - k.beta2()) * gi * gi;
             Elements.set(m, t, w.offsets[2], mi);
             Elements.set(v, t, w.offsets[3], vi);
-            Elements.set(p, t, w.offsets[0], pi - k.lr() / c1 * mi / (Math.sqrt(vi / c2) + k.eps()));
+            Elements.set(p, t, w.offsets[0], pi - step * mi / (Math.sqrt(vi / c2) + k.eps()));
         }
     }
 

@@ -170,4 +170,16 @@ public interface Backend {
     default Map<String, Long> counters() {
         return Map.of();
     }
+
+    /**
+     * Starts capturing a step on the calling thread ({@link Capture}): the kernels it submits from
+     * now on are recorded into a program that {@link CapturedProgram#replay()} runs again and again.
+     * What was submitted before is run first. By default a backend cannot capture, and says so.
+     *
+     * @throws dev.panamax.tensor.TensorException when the backend cannot capture, or already captures on this thread
+     */
+    default Capture beginCapture() {
+        throw new dev.panamax.tensor.TensorException("capture", "the " + name()
+                + " backend cannot capture a step; run the step eagerly, or use a backend that captures (cpu)");
+    }
 }

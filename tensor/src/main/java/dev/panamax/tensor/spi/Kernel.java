@@ -63,9 +63,27 @@ public sealed interface Kernel {
      * v = beta2 * v + (1 - beta2) * g * g
      * param -= (lr / c1) * m / (sqrt(v / c2) + eps)
      * }</pre>
+     *
+     * <p>{@code stepScalars}, when not null, is a contiguous f32 operand of three elements that the
+     * kernel reads when it runs, in place of {@code lr} and {@code step}: {@code [lr, lr / c1, 1 / c2]}
+     * (each computed in double, then rounded to f32, as a kernel rounds {@code lr} and
+     * {@code step}'s factors itself). A captured step ({@code StepCapture}) replays the same kernel
+     * every step while these values change: the optimizer writes them before each replay.
      */
     record AdamStep(Operand param, Operand grad, Operand m, Operand v, double lr, double beta1, double beta2, double eps,
-                    double weightDecay, boolean decoupled, int step) implements Kernel {}
+                    double weightDecay, boolean decoupled, int step, Operand stepScalars) implements Kernel {
+        /** An update whose lr and step count are the kernel's own ({@code stepScalars} null). */
+        public AdamStep(Operand param, Operand grad, Operand m, Operand v, double lr, double beta1, double beta2, double eps,
+                        double weightDecay, boolean decoupled, int step) {
+            this(param, grad, m, v, lr, beta1, beta2, eps, weightDecay, decoupled, step, null);
+        }
+
+        /** The three step scalars {@code [lr, lr / c1, 1 / c2]} for {@code lr} at step {@code step}, as f32. */
+        public static float[] stepScalars(double lr, double beta1, double beta2, int step) {
+            double c1 = 1 - Math.pow(beta1, step), c2 = 1 - Math.pow(beta2, step);
+            return new float[] {(float) lr, (float) (lr / c1), (float) (1.0 / c2)};
+        }
+    }
 
     /**
      * Mean cross-entropy of {@code logits (n, c)} (floating) against integer {@code labels (n)}, every
