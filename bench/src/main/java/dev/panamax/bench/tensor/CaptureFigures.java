@@ -54,7 +54,7 @@ public final class CaptureFigures implements Measurement {
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         Optional<Path> python = PythonPeers.ensure(PythonPeers.defaultEnvironment());
         PeerProcess peer = python.isPresent() ? PeerProcess.start(python.get(), 1) : null;
-        try (var on = Backends.using("cpu"); var scope = TensorScope.open()) {
+        try (var _ = Backends.using("cpu"); var _ = TensorScope.open()) {
             Tensor a = Tensor.uniform(new SplittableRandom(2), 0, 1, 16), b = Tensor.uniform(new SplittableRandom(3), 0, 1, 16);
             try (StepCapture adds = StepCapture.ofTensor(in -> {
                     Tensor x = in[0];
@@ -149,7 +149,7 @@ public final class CaptureFigures implements Measurement {
         }
 
         void eagerStep() {
-            try (var s = TensorScope.open()) {
+            try (var _ = TensorScope.open()) {
                 step(x, y);
             }
         }
