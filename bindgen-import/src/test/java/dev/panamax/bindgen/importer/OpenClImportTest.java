@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Importing the Khronos {@code CL/cl.h} reproduces the hand-written {@code opencl.yaml}: the same
- * functions with the same C types, but for the differences docs/ARCHITECTURE.md explains.
+ * functions with the same C types, but for the differences the package documentation of {@code dev.panamax.opencl} explains.
  */
 class OpenClImportTest {
     @Test

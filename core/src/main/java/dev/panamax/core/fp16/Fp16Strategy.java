@@ -3,7 +3,7 @@ package dev.panamax.core.fp16;
 /** How a {@link Fp16Converter} runs a bulk conversion. */
 public enum Fp16Strategy {
     /**
-     * Chosen per call from the operands and the size, by measurement (docs/ARCHITECTURE.md, "fp16"):
+     * Chosen per call from the operands and the size, by measurement (the figures are in the package documentation):
      * the JDK loop for heap arrays below 2 MiB (fp32 side), the native kernel for segments and for
      * larger arrays, with streaming stores from 16 MiB and the converter's threads from 32 MiB.
      */
