@@ -56,7 +56,7 @@ final class BatchNorm {
             centered = in.sub(mean);
             variance = centered.mul(centered).mean(axes, true);
             if (runningMean != null) {
-                try (var off = Autograd.noGrad()) {
+                try (var _ = Autograd.noGrad()) {
                     Tensor batchMean = mean.detach().reshape(channels);
                     Tensor unbiased = variance.detach().reshape(channels).mul((double) perChannel / (perChannel - 1));
                     runningMean.mulInPlace(1 - momentum).addInPlace(batchMean.mul(momentum).cast(runningMean.dtype()));

@@ -65,10 +65,10 @@ final class CapturedStep implements AutoCloseable {
 
     /** The step under a scope of the capture's own; its outputs copied into static ones, unscoped. */
     private static Tensor[] record(StepCapture capture, List<Runnable> hooks, Tensor[] statics, Backend backend, List<Tensor> made) {
-        try (TensorScope scope = TensorScope.open()) {
+        try (TensorScope _ = TensorScope.open()) {
             Tensor[] produced = StepCapture.checkedOutputs(capture.capturing(hooks, statics), backend);
             Tensor[] outputs = new Tensor[produced.length];
-            try (var off = Autograd.noGrad()) {
+            try (var _ = Autograd.noGrad()) {
                 for (int i = 0; i < produced.length; i++) {
                     Tensor p = produced[i];
                     outputs[i] = TensorScope.unscoped(() -> Tensor.empty(backend, p.dtype(), p.shape()));
@@ -95,7 +95,7 @@ final class CapturedStep implements AutoCloseable {
             backend.copy(from.storage, from.offset * from.dtype().byteSize(), to.storage, 0, bytes);
             return;
         }
-        try (var off = Autograd.noGrad(); var scope = TensorScope.open()) {
+        try (var _ = Autograd.noGrad(); var _ = TensorScope.open()) {
             Tensor dense = from.contiguous();
             backend.copy(dense.storage, dense.offset * dense.dtype().byteSize(), to.storage, 0, bytes);
         }

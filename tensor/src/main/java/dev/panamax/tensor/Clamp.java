@@ -16,7 +16,7 @@ final class Clamp {
         Ops.check(op, x);
         if (min == null && max == null) throw TensorException.of(op, "no bound; expected min, max or both", x);
         Tensor out;
-        try (var off = Autograd.noGrad()) {
+        try (var _ = Autograd.noGrad()) {
             out = x;
             if (min != null) out = Elementwise.scalar(op, BinaryOp.MAX, out, min);
             if (max != null) out = Elementwise.scalar(op, BinaryOp.MIN, out, max);

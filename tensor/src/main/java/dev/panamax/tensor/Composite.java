@@ -77,7 +77,7 @@ final class Composite {
     private static Tensor crossEntropyDecomposed(Tensor logits, Tensor labels, boolean tracked) {
         int n = logits.dim(0), classes = logits.dim(1);
         Tensor loss, grad = null;
-        try (var off = Autograd.noGrad(); var scope = TensorScope.open()) {
+        try (var _ = Autograd.noGrad(); var scope = TensorScope.open()) {
             DType dtype = logits.dtype();
             // f16 logits in f32, as the fused kernel accumulates: an f16 sum of 100,000 exponentials overflows
             Tensor x = dtype == DType.F16 ? logits.cast(DType.F32) : logits;

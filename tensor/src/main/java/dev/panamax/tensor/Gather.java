@@ -36,7 +36,7 @@ final class Gather {
     static Tensor gatherInRange(Tensor x, int a, Tensor index) {
         long[] strides = x.shape.rowMajor();
         Tensor flat;
-        try (var off = Autograd.noGrad()) {
+        try (var _ = Autograd.noGrad()) {
             flat = index.cast(DType.I64).mul(strides[a]);
             for (int d = 0; d < x.rank(); d++) {
                 if (d == a || index.dim(d) <= 1) continue;

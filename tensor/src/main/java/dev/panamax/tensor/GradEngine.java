@@ -38,7 +38,7 @@ final class GradEngine {
         List<Tensor> order = topologicalOrder(root);
         Map<Tensor, Tensor> grads = new IdentityHashMap<>();
         grads.put(root, seed);
-        try (var off = Autograd.noGrad()) {
+        try (var _ = Autograd.noGrad()) {
             for (int i = order.size() - 1; i >= 0; i--) {
                 Tensor t = order.get(i);
                 Tensor g = grads.remove(t);

@@ -52,7 +52,7 @@ final class InPlace {
             throw TensorException.of(op, "the result is " + common.label() + ", which an integer tensor cannot hold; expected a "
                     + "floating target, or an out-of-place op", t, other);
         }
-        try (var off = Autograd.noGrad()) {
+        try (var _ = Autograd.noGrad()) {
             Tensor result = Elementwise.binary(op, kind, t, other);
             Ops.run(t.backend, new Kernel.Unary(UnaryOp.COPY, t.operand(), result.operand()));
         }
@@ -97,7 +97,7 @@ final class InPlace {
     private static Tensor readWhole(Tensor t, Tensor source) {
         if (source.storage != t.storage) return null;
         if (source.offset == t.offset && source.shape.equals(t.shape) && java.util.Arrays.equals(source.strides, t.strides)) return null;
-        try (var off = Autograd.noGrad()) {
+        try (var _ = Autograd.noGrad()) {
             return Movement.copyAs(source, source.dtype());
         }
     }

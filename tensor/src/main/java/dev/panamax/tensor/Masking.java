@@ -32,7 +32,7 @@ final class Masking {
         if (x.rank() < 2) throw TensorException.of(op, "expected rank 2 or more (matrices in the last two dimensions)", x);
         int rows = x.dim(-2), cols = x.dim(-1);
         Tensor keep;
-        try (var off = Autograd.noGrad()) {
+        try (var _ = Autograd.noGrad()) {
             Tensor i = Creation.arange(x.backend, DType.I64, 0, rows, 1).reshape(rows, 1);
             Tensor j = Creation.arange(x.backend, DType.I64, 0, cols, 1).reshape(1, cols);
             keep = Elementwise.scalar(op, lower ? BinaryOp.LE : BinaryOp.GE, j.sub(i), (long) k);

@@ -212,7 +212,7 @@ public final class Npy {
             if (!parsed.fortranOrder() || dims.length < 2) return parsed.fortranOrder() ? Movement.view(t, Shape.of(dims)) : t;
             int[] order = new int[dims.length];
             for (int i = 0; i < order.length; i++) order[i] = dims.length - 1 - i;
-            try (var off = Autograd.noGrad()) {
+            try (var _ = Autograd.noGrad()) {
                 Tensor c = Movement.copyAs(t.permute(order), element.dtype);
                 t.close();
                 return c;

@@ -25,7 +25,7 @@ final class Ranking {
         if (k == 0) {
             indices = Creation.full(x.backend, DType.I64, 0, x.shape.with(a, 0));
         } else {
-            try (var off = Autograd.noGrad()) {
+            try (var _ = Autograd.noGrad()) {
                 indices = pickIndices(x.detach(), k, a, n);
             }
         }

@@ -38,7 +38,7 @@ final class Statistics {
             return Creation.full(x.backend, x.dtype(), Double.NEGATIVE_INFINITY, Reduction.reducedShape(x.shape, new int[] {a}, keepDim));
         }
         Tensor shift;
-        try (var off = Autograd.noGrad()) {
+        try (var _ = Autograd.noGrad()) {
             Tensor max = x.max(a, true);
             Tensor infinite = Elementwise.scalar("logsumexp", BinaryOp.EQ, max.abs(), Double.POSITIVE_INFINITY);
             shift = Tensor.where(infinite, Creation.full(x.backend, x.dtype(), 0, Shape.scalar()), max);

@@ -9,7 +9,9 @@ import dev.panamax.tensor.spi.Device;
  * backend's own failure.
  */
 public class TensorDeviceException extends RuntimeException {
-    private final Device device;
+    private static final long serialVersionUID = 1L;
+
+    private final transient Device device;
 
     public TensorDeviceException(Device device, String message, Throwable cause) {
         super(device + ": " + message, cause);

@@ -12,6 +12,8 @@ import java.util.StringJoiner;
  * }</pre>
  */
 public final class TensorException extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
     private final String op;
 
     /** For backends that check operands on their device: {@code op: message}. */

@@ -17,6 +17,8 @@ import java.util.SplittableRandom;
  * {@code backend=B steps=N loss=L peakRssKiB=K releasedByGc=G nativePeakBytes=P waits=W limit=L}.
  */
 public final class ChurnTraining {
+    private ChurnTraining() {}
+
     public static void main(String[] args) throws Exception {
         int steps = Integer.parseInt(args[0]);
         var spirals = new Spirals(128, 3, 3);

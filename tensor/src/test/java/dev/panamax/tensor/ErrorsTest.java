@@ -95,7 +95,7 @@ class ErrorsTest extends ScopedTest {
         Tensor w = Tensor.of(new float[] {1, 2}).requiresGrad(true);
         Tensor x = Tensor.of(new float[] {3, 4});
         Tensor loss = w.mul(x).sum();
-        try (var off = Autograd.noGrad()) {
+        try (var _ = Autograd.noGrad()) {
             x.mulInPlace(10);
         }
         IllegalStateException e = assertThrows(IllegalStateException.class, loss::backward);

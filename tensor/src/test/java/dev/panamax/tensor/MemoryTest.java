@@ -34,7 +34,7 @@ class MemoryTest {
     @Test
     void keptTensorsMoveToTheEnclosingScope() {
         Tensor inner;
-        try (var outer = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             try (var scope = TensorScope.open()) {
                 inner = scope.keep(Tensor.ones(3));
             }
@@ -59,7 +59,7 @@ class MemoryTest {
     void gradientsOfLeavesOutliveTheStepScope() {
         Tensor w = Tensor.of(new float[] {1, 2, 3}).requiresGrad(true);
         for (int step = 0; step < 3; step++) {
-            try (var scope = TensorScope.open()) {
+            try (var _ = TensorScope.open()) {
                 w.mul(w).sum().backward();
             }
         }
@@ -71,7 +71,7 @@ class MemoryTest {
 
     @Test
     void backwardReleasesTheSavedTensors() {
-        try (var scope = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             Tensor w = Tensor.ones(4).requiresGrad(true);
             Tensor hidden = w.mul(2).exp();
             WeakReference<Tensor> saved = new WeakReference<>(hidden.detach());
@@ -92,7 +92,7 @@ class MemoryTest {
 
     @Test
     void viewsShareTheirStorageAndItsLifetime() {
-        try (var scope = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             Tensor base = Tensor.zeros(2, 3);
             Tensor view = base.t().slice(0, 1, 3);
             assertSame(base.storage(), view.storage());
@@ -105,11 +105,11 @@ class MemoryTest {
     void optimizerStateBelongsToTheOptimizer() {
         Tensor w = Tensor.ones(3).requiresGrad(true);
         var adam = new dev.panamax.tensor.optim.Adam(java.util.List.of(w), 0.1);
-        try (var scope = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             w.mul(w).sum().backward();
             adam.step();
         }
-        try (var scope = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             adam.zeroGrad();
             w.mul(w).sum().backward();
             adam.step(); // its moments made in the first step's scope must still be alive

@@ -33,7 +33,7 @@ class NnTest extends ScopedTest {
 
     /** d/dw of sum(w^2 * c) is 2 w c. */
     private static void quadraticBackward(Tensor w, Tensor c) {
-        try (var step = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             w.mul(w).mul(c).sum().backward();
         }
     }
@@ -145,7 +145,7 @@ class NnTest extends ScopedTest {
         IOException refused = assertThrows(IOException.class, () -> Parameters.save(a, folder));
         assertTrue(refused.getMessage().contains("it exists and is a directory"), refused.getMessage());
         assertTrue(java.nio.file.Files.isDirectory(folder));
-        try (var off = Autograd.noGrad()) {
+        try (var _ = Autograd.noGrad()) {
             b.namedParameters().values().forEach(p -> p.fill(0.5));
         }
         Parameters.save(b, file);
@@ -171,7 +171,7 @@ class NnTest extends ScopedTest {
             List<Long> seen = new ArrayList<>();
             List<Integer> sizes = new ArrayList<>();
             for (DataLoader.Batch b : loader) {
-                try (var step = TensorScope.open()) {
+                try (var _ = TensorScope.open()) {
                     long[] rows = b.target().toLongArray();
                     float[] in = b.input().toFloatArray();
                     for (int i = 0; i < rows.length; i++) {
@@ -196,7 +196,7 @@ class NnTest extends ScopedTest {
     void layersAndLoadersFollowTheirInputsBackend() {
         Tensor x, y;
         var deferring = new dev.panamax.tensor.cpu.CpuBackend(false, 1); // any backend other than the current one
-        try (var on = Backends.using(deferring)) {
+        try (var _ = Backends.using(deferring)) {
             x = Tensor.ones(6, 2);
             y = Tensor.arange(6);
         }
@@ -214,11 +214,11 @@ class NnTest extends ScopedTest {
         assertTrue(Backends.available().contains("reference"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Backends.get("tpu"));
         assertTrue(e.getMessage().startsWith("no tensor backend named 'tpu'; found: "), e.getMessage());
-        try (var use = Backends.using("reference")) {
+        try (var _ = Backends.using("reference")) {
             Tensor t = Tensor.ones(2);
             assertEquals("reference", t.backend().name());
             TensorException mixed = assertThrows(TensorException.class, () -> {
-                try (var other = Backends.using("cpu")) {
+                try (var _ = Backends.using("cpu")) {
                     t.add(Tensor.ones(2));
                 }
             });

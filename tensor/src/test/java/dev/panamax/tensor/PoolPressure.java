@@ -13,12 +13,14 @@ import java.util.List;
  * {@code idleBefore=B idleAfter=A reservedAfter=R limit=L}.
  */
 public final class PoolPressure {
+    private PoolPressure() {}
+
     public static void main(String[] args) {
         List<Tensor> made = new ArrayList<>();
         for (int i = 0; i < 5; i++) made.add(Tensor.zeros(256 * 1024));
         made.forEach(Tensor::close);
         long idleBefore = StoragePool.metrics().bytesIdle();
-        try (Tensor held = Tensor.zeros(1024 * 1024); Tensor big = Tensor.ones(8 * 1024 * 1024)) {
+        try (Tensor _ = Tensor.zeros(1024 * 1024); Tensor big = Tensor.ones(8 * 1024 * 1024)) {
             if (big.sum().item() != 8 * 1024 * 1024) throw new AssertionError("wrong sum");
             System.out.printf("idleBefore=%d idleAfter=%d reservedAfter=%d limit=%d%n", idleBefore,
                     StoragePool.metrics().bytesIdle(), NativeMemory.reservedBytes(), NativeMemory.limitBytes());

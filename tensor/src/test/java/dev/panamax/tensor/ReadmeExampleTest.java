@@ -21,10 +21,10 @@ class ReadmeExampleTest {
     void trainsTheSpiralFromAnNpzArchive(@TempDir Path dir) throws Exception {
         var spirals = new Spirals(100, 3, 1);
         Path file = dir.resolve("spiral.npz");
-        try (var write = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             Npy.writeNpz(file, Map.of("x", Tensor.of(spirals.x, 300, 2), "y", Tensor.of(spirals.y)));
         }
-        try (var all = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             Map<String, Tensor> data = Npy.readNpz(file);
             Tensor x = data.get("x"), y = data.get("y");
             var rng = new SplittableRandom(42);
@@ -33,7 +33,7 @@ class ReadmeExampleTest {
             var loader = new DataLoader(x, y, 64, rng);
             for (int epoch = 0; epoch < 50; epoch++) {
                 for (DataLoader.Batch batch : loader) {
-                    try (var step = TensorScope.open()) {
+                    try (var _ = TensorScope.open()) {
                         Tensor loss = Loss.crossEntropy(model.forward(batch.input()), batch.target());
                         adam.zeroGrad();
                         loss.backward();
@@ -42,7 +42,7 @@ class ReadmeExampleTest {
                 }
             }
             double accuracy;
-            try (var eval = TensorScope.open(); var noGrad = Autograd.noGrad()) {
+            try (var _ = TensorScope.open(); var _ = Autograd.noGrad()) {
                 accuracy = model.forward(x).argmax(1).eq(y).cast(DType.F32).mean().item();
             }
             assertTrue(accuracy >= 0.9, "accuracy " + accuracy);
@@ -55,7 +55,7 @@ class ReadmeExampleTest {
     @Test
     void trainsTheSpiralWithACapturedStep() {
         var spirals = new Spirals(100, 3, 1);
-        try (var all = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             Tensor x = Tensor.of(spirals.x, 300, 2), y = Tensor.of(spirals.y);
             var rng = new SplittableRandom(42);
             var model = new Sequential(new Linear(2, 64, rng), new ReLU(), new Linear(64, 3, rng));
@@ -73,7 +73,7 @@ class ReadmeExampleTest {
                 }
             }
             double accuracy;
-            try (var eval = TensorScope.open(); var noGrad = Autograd.noGrad()) {
+            try (var _ = TensorScope.open(); var _ = Autograd.noGrad()) {
                 accuracy = model.forward(x).argmax(1).eq(y).cast(DType.F32).mean().item();
             }
             assertTrue(accuracy >= 0.9, "accuracy " + accuracy);

@@ -13,7 +13,7 @@ class ReferenceValuesTest extends ScopedTest {
 
     @Test
     void activations() {
-        try (var r = reference()) {
+        try (var _ = reference()) {
             Tensor x = Tensor.of(new float[] {-2, -0.5f, 0, 0.5f, 2});
             assertArrayEquals(new float[] {0, 0, 0, 0.5f, 2}, x.relu().toFloatArray());
             // PyTorch gelu(approximate='tanh'): -0.04540230, -0.15428598, 0, 0.34571401, 1.95459769
@@ -25,7 +25,7 @@ class ReferenceValuesTest extends ScopedTest {
 
     @Test
     void reductionsAndNaN() {
-        try (var r = reference()) {
+        try (var _ = reference()) {
             Tensor x = Tensor.of(new float[] {1, 5, 5, 2, Float.NaN, 3}, 2, 3);
             assertArrayEquals(new long[] {1, 1}, x.argmax(1).toLongArray(), "first maximum, NaN counts as the maximum");
             float[] max = x.max(1, false).toFloatArray();
@@ -38,7 +38,7 @@ class ReferenceValuesTest extends ScopedTest {
 
     @Test
     void integerArithmeticIsExactAndDivisionIsTrueDivision() {
-        try (var r = reference()) {
+        try (var _ = reference()) {
             Tensor a = Tensor.of(new long[] {7, -7, 7, -7});
             Tensor b = Tensor.of(new long[] {2, 2, -2, -2});
             assertArrayEquals(new float[] {3.5f, -3.5f, -3.5f, 3.5f}, a.div(b).toFloatArray(), "integers divide as PyTorch's /: f32");
@@ -52,7 +52,7 @@ class ReferenceValuesTest extends ScopedTest {
 
     @Test
     void halfPrecisionRoundsToNearestEven() {
-        try (var r = reference()) {
+        try (var _ = reference()) {
             // 2049 lies halfway between the halves 2048 and 2050: ties to the even mantissa, 2048
             Tensor x = Tensor.of(new float[] {2049, 2051, 1e-8f, 70000});
             assertArrayEquals(new float[] {2048, 2052, 0, Float.POSITIVE_INFINITY}, x.cast(DType.F16).toFloatArray());
@@ -64,7 +64,7 @@ class ReferenceValuesTest extends ScopedTest {
 
     @Test
     void matmulAndSoftmax() {
-        try (var r = reference()) {
+        try (var _ = reference()) {
             Tensor a = Tensor.of(new float[] {1, 2, 3, 4, 5, 6}, 2, 3);
             Tensor b = Tensor.of(new float[] {7, 8, 9, 10, 11, 12}, 3, 2);
             assertArrayEquals(new float[] {58, 64, 139, 154}, a.matmul(b).toFloatArray());

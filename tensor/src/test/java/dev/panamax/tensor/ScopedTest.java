@@ -7,6 +7,9 @@ import org.junit.jupiter.api.BeforeEach;
 public abstract class ScopedTest {
     private TensorScope scope;
 
+    /** For the test classes that extend it. */
+    protected ScopedTest() {}
+
     @BeforeEach
     final void openTensorScope() {
         scope = TensorScope.open();

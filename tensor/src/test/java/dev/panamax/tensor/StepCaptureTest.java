@@ -82,7 +82,7 @@ class StepCaptureTest extends ScopedTest {
     private static float[] eagerLosses(Spirals data, Trainer t, LrSchedule schedule) {
         float[] losses = new float[STEPS];
         for (int s = 0; s < STEPS; s++) {
-            try (var scope = TensorScope.open()) {
+            try (var _ = TensorScope.open()) {
                 schedule.apply(t.adam(), s);
                 Tensor[] b = batch(data, s);
                 losses[s] = (float) t.step(b[0], b[1]).item();
@@ -93,7 +93,7 @@ class StepCaptureTest extends ScopedTest {
 
     @Test
     void capturedSpiralTrainingGivesTheEagerLossesAndParametersBitForBit() {
-        try (var on = Backends.using("cpu")) {
+        try (var _ = Backends.using("cpu")) {
             var data = new Spirals(100, 3, 1);
             var schedule = new LrSchedule.WarmupCosine(5, STEPS, 1e-3);
             for (boolean decay : new boolean[] {false, true}) {
@@ -105,7 +105,7 @@ class StepCaptureTest extends ScopedTest {
                 try (Trainer t = Trainer.of(decay); StepCapture step = StepCapture.of(in -> new Tensor[] {t.step(in[0], in[1])})) {
                     float[] captured = new float[STEPS];
                     for (int s = 0; s < STEPS; s++) {
-                        try (var scope = TensorScope.open()) {
+                        try (var _ = TensorScope.open()) {
                             schedule.apply(t.adam(), s);
                             Tensor[] b = batch(data, s);
                             captured[s] = (float) step.run(b)[0].item();
@@ -128,7 +128,7 @@ class StepCaptureTest extends ScopedTest {
 
     @Test
     void aReplayIsOneNativeCrossingAndOverwritesTheSameOutputs() {
-        try (var on = Backends.using("cpu"); StepCapture step = StepCapture.of(in -> new Tensor[] {in[0].mul(2).add(1), in[0].sum()})) {
+        try (var _ = Backends.using("cpu"); StepCapture step = StepCapture.of(in -> new Tensor[] {in[0].mul(2).add(1), in[0].sum()})) {
             CpuBackend cpu = (CpuBackend) Backends.current();
             step.run(Tensor.of(new float[] {1, 2, 3}, 3));                      // eager
             Tensor[] first = step.run(Tensor.of(new float[] {4, 5, 6}, 3));     // captured, then run
@@ -147,7 +147,7 @@ class StepCaptureTest extends ScopedTest {
 
     @Test
     void aNewShapeCapturesAgainAndTheOldProgramStillRuns() {
-        try (var on = Backends.using("cpu"); StepCapture step = StepCapture.ofTensor(in -> in[0].exp().sum())) {
+        try (var _ = Backends.using("cpu"); StepCapture step = StepCapture.ofTensor(in -> in[0].exp().sum())) {
             for (int round = 0; round < 3; round++) {
                 assertEquals(3, step.run(Tensor.zeros(3))[0].item(), 1e-6);
                 assertEquals(5, step.run(Tensor.zeros(5))[0].item(), 1e-6);
@@ -159,7 +159,7 @@ class StepCaptureTest extends ScopedTest {
 
     @Test
     void aNonContiguousInputIsCopiedIn() {
-        try (var on = Backends.using("cpu"); StepCapture step = StepCapture.ofTensor(in -> in[0].mul(in[0]))) {
+        try (var _ = Backends.using("cpu"); StepCapture step = StepCapture.ofTensor(in -> in[0].mul(in[0]))) {
             Tensor m = Tensor.of(new float[] {1, 2, 3, 4}, 2, 2);
             step.run(m.t());
             step.run(m.t());
@@ -169,7 +169,7 @@ class StepCaptureTest extends ScopedTest {
 
     @Test
     void readingAValueInsideTheStepIsRefusedAtCaptureAndFreesTheCapture() {
-        try (var on = Backends.using("cpu"); StepCapture step = StepCapture.ofTensor(in -> {
+        try (var _ = Backends.using("cpu"); StepCapture step = StepCapture.ofTensor(in -> {
             double total = in[0].sum().item();
             return in[0].mul(total);
         })) {
@@ -184,7 +184,7 @@ class StepCaptureTest extends ScopedTest {
 
     @Test
     void writingFromJavaIntoATensorInUseIsRefusedButAConstantMadeInTheStepIsKept() {
-        try (var on = Backends.using("cpu")) {
+        try (var _ = Backends.using("cpu")) {
             Tensor existing = TensorScope.unscoped(() -> Tensor.zeros(2));
             try (StepCapture bad = StepCapture.ofTensor(in -> {
                 existing.backend().write(existing.storage(), 0, MemorySegment.ofArray(new float[] {1, 1}));
@@ -203,7 +203,7 @@ class StepCaptureTest extends ScopedTest {
 
     @Test
     void aKernelWithoutANativeLoweringIsRefusedNamingIt() {
-        try (var on = Backends.using("cpu"); StepCapture step = StepCapture.ofTensor(in -> in[0].add(in[0]))) {
+        try (var _ = Backends.using("cpu"); StepCapture step = StepCapture.ofTensor(in -> in[0].add(in[0]))) {
             Tensor ints = Tensor.of(new long[] {1, 2}, 2);
             assertArrayEquals(new long[] {2, 4}, step.run(ints)[0].toLongArray());
             TensorException e = assertThrows(TensorException.class, () -> step.run(ints));
@@ -216,7 +216,7 @@ class StepCaptureTest extends ScopedTest {
     @Test
     void closingFreesTheOutputsAndTheProgram() {
         Tensor output;
-        try (var on = Backends.using("cpu"); StepCapture step = StepCapture.ofTensor(in -> in[0].relu())) {
+        try (var _ = Backends.using("cpu"); StepCapture step = StepCapture.ofTensor(in -> in[0].relu())) {
             step.run(Tensor.ones(4));
             output = step.run(Tensor.ones(4))[0];
             assertFalse(output.isFreed());
@@ -226,7 +226,7 @@ class StepCaptureTest extends ScopedTest {
 
     @Test
     void anIndexOutOfRangeInAReplayIsATensorExceptionNamingTheKernel() {
-        try (var on = Backends.using("cpu"); StepCapture step = StepCapture.ofTensor(in -> in[0].indexSelect(0, in[1]))) {
+        try (var _ = Backends.using("cpu"); StepCapture step = StepCapture.ofTensor(in -> in[0].indexSelect(0, in[1]))) {
             Tensor table = Tensor.of(new float[] {1, 2, 3}, 3);
             step.run(table, Tensor.of(new long[] {2, 0}, 2));
             assertArrayEquals(new float[] {2, 3}, step.run(table, Tensor.of(new long[] {1, 2}, 2))[0].toFloatArray());
@@ -237,7 +237,7 @@ class StepCaptureTest extends ScopedTest {
 
     @Test
     void backendsThatCannotCaptureSaySo() {
-        try (var on = Backends.using("reference"); StepCapture step = StepCapture.ofTensor(in -> in[0].neg())) {
+        try (var _ = Backends.using("reference"); StepCapture step = StepCapture.ofTensor(in -> in[0].neg())) {
             step.run(Tensor.ones(2));
             TensorException e = assertThrows(TensorException.class, () -> step.run(Tensor.ones(2)));
             assertTrue(e.getMessage().contains("reference backend cannot capture"), e.getMessage());
@@ -251,11 +251,11 @@ class StepCaptureTest extends ScopedTest {
      */
     @Test
     void aGenerationStepOverAFixedWindowIsCaptured() {
-        try (var on = Backends.using("cpu")) {
+        try (var _ = Backends.using("cpu")) {
             var config = new GptConfig(11, 6, 12, 3, 2);
             Gpt gpt = new Gpt(config, new SplittableRandom(3));
             StepCapture.Step next = in -> {
-                try (var off = Autograd.noGrad()) {
+                try (var _ = Autograd.noGrad()) {
                     Tensor logits = gpt.forward(in[0]);                        // (1, T, vocab)
                     int t = logits.dim(1);
                     return new Tensor[] {logits.select(1, t - 1).argmax(1)};   // (1,) i64
@@ -277,7 +277,7 @@ class StepCaptureTest extends ScopedTest {
 
     @Test
     void aCapturedSgdStepRefusesAReplayOnceItsLearningRateChanged() {
-        try (var on = Backends.using("cpu")) {
+        try (var _ = Backends.using("cpu")) {
             var rng = new SplittableRandom(5);
             var model = new Linear(2, 3, rng);
             var sgd = new dev.panamax.tensor.optim.SGD(model.parameters(), 0.1);
@@ -304,13 +304,13 @@ class StepCaptureTest extends ScopedTest {
 
     @Test
     void aStepCapturedOnOneThreadReplaysOnAnother() throws Exception {
-        try (var on = Backends.using("cpu")) {
+        try (var _ = Backends.using("cpu")) {
             var cpu = Backends.current();
             assertEquals(4, Tensor.ones(2).add(1).sum().item()); // this thread records too: the cross-thread bookkeeping is on
             StepCapture[] captured = new StepCapture[1];
             Throwable[] failure = new Throwable[1];
             Thread other = new Thread(() -> {
-                try (var there = Backends.using(cpu); var scope = TensorScope.open()) {
+                try (var _ = Backends.using(cpu); var _ = TensorScope.open()) {
                     captured[0] = StepCapture.ofTensor(in -> in[0].mul(3).add(in[1]));
                     captured[0].run(Tensor.ones(2), Tensor.ones(2));
                     assertArrayEquals(new float[] {4, 4}, captured[0].run(Tensor.ones(2), Tensor.ones(2))[0].toFloatArray());
@@ -333,7 +333,7 @@ class StepCaptureTest extends ScopedTest {
         long[] tokens = new long[13];
         tokens[0] = 1;
         for (int i = 1; i < tokens.length; i++) {
-            try (var scope = TensorScope.open()) {
+            try (var _ = TensorScope.open()) {
                 int from = Math.max(0, i - config.contextLength());
                 long[] window = java.util.Arrays.copyOfRange(tokens, from, i);
                 Tensor ids = Tensor.of(window, 1, window.length);

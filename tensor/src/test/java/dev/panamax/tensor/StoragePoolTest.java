@@ -53,7 +53,7 @@ class StoragePoolTest {
         Tensor w = Tensor.ones(64, 64);
         PoolMetrics warm = null;
         for (int step = 0; step < 5; step++) {
-            try (var scope = TensorScope.open()) {
+            try (var _ = TensorScope.open()) {
                 w.matmul(w).relu().add(1).sum().item();
             }
             if (step == 0) warm = StoragePool.metrics();
@@ -107,7 +107,7 @@ class StoragePoolTest {
     @ParameterizedTest
     @ValueSource(strings = {"reference", "cpu"})
     void opsThatNeedZeroedOutputFillItThemselves(String backend) {
-        try (var use = Backends.using(backend); var scope = TensorScope.open()) {
+        try (var _ = Backends.using(backend); var _ = TensorScope.open()) {
             poisonIdleBlocks();
             assertArrayEquals(new float[N], Tensor.zeros(N).toFloatArray(), "zeros");
             // an embedding's gradient accumulates into a tensor the backward fills with zeros
@@ -147,7 +147,7 @@ class StoragePoolTest {
     @Test
     @AllowNativeLeaks("leaves the input of a kernel to the GC on purpose")
     void aBlockAPendingKernelReadsIsNotReusedBeforeItRan() {
-        try (var use = Backends.using("cpu"); var scope = TensorScope.open()) {
+        try (var _ = Backends.using("cpu"); var _ = TensorScope.open()) {
             float[] threes = new float[N];
             java.util.Arrays.fill(threes, 3);
             long[] input = new long[1];

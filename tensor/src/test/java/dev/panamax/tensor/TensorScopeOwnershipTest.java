@@ -13,7 +13,7 @@ class TensorScopeOwnershipTest {
         Tensor made;
         Tensor unscoped;
         NativeBuffer other;
-        try (TensorScope scope = TensorScope.open()) {
+        try (TensorScope _ = TensorScope.open()) {
             made = Tensor.ones(4).mul(2);
             other = NativeBuffer.allocate(64);
             unscoped = TensorScope.unscoped(() -> Tensor.ones(4));
@@ -32,10 +32,10 @@ class TensorScopeOwnershipTest {
     void scopesOpenedInsideUnscopedNestAndTheThreadsScopesComeBack() {
         Tensor outerTensor;
         Tensor innerTensor;
-        try (TensorScope outer = TensorScope.open()) {
+        try (TensorScope _ = TensorScope.open()) {
             innerTensor = TensorScope.unscoped(() -> {
                 Tensor t;
-                try (TensorScope inner = TensorScope.open()) {
+                try (TensorScope _ = TensorScope.open()) {
                     t = Tensor.ones(2);
                 }
                 return t;
@@ -52,7 +52,7 @@ class TensorScopeOwnershipTest {
     @Test
     void aNativeScopeOpenInsideATensorScopeTakesNoTensor() {
         Tensor t;
-        try (TensorScope scope = TensorScope.open()) {
+        try (TensorScope _ = TensorScope.open()) {
             try (NativeScope natives = NativeScope.open()) {
                 t = Tensor.ones(3);
                 assertFalse(natives.holds(t.storage().handle()), "tensors join tensor scopes only");

@@ -91,7 +91,7 @@ public abstract class BackendContract {
         var rng = new SplittableRandom(seed);
         // lay out a larger or transposed base, then view it to the asked dims
         int[] dims = in.dims;
-        try (var use = Backends.using(backend); var off = Autograd.noGrad()) {
+        try (var _ = Backends.using(backend); var _ = Autograd.noGrad()) {
             Tensor t = switch (in.layout) {
                 case CONTIGUOUS -> base(in, dims, rng);
                 case TRANSPOSED -> {
@@ -155,7 +155,7 @@ public abstract class BackendContract {
     private record Result(Shape shape, DType dtype, double[] values, List<double[]> grads) {}
 
     private Result run(Backend backend, Function<Tensor[], Tensor> op, Input[] inputs, long seed) {
-        try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+        try (var _ = TensorScope.open(); var _ = Backends.using(backend)) {
             Tensor[] xs = new Tensor[inputs.length];
             for (int i = 0; i < inputs.length; i++) xs[i] = make(backend, inputs[i], seed * 31 + i);
             Tensor out = op.apply(xs);
@@ -414,7 +414,7 @@ public abstract class BackendContract {
         agree("crossEntropy large", x -> Tensor.crossEntropy(x[0], x[1]), new Input(DType.F32, new int[] {4099, 5}, -30, 30,
                 Layout.CONTIGUOUS, true), ints(DType.I64, 0, 5, 4099));
         agree("crossEntropy without gradient", x -> {
-            try (var off = Autograd.noGrad()) {
+            try (var _ = Autograd.noGrad()) {
                 return Tensor.crossEntropy(x[0], x[1]);
             }
         }, f32(6, 4).as(Layout.SLICED), ints(DType.I32, 0, 4, 6));
@@ -516,7 +516,7 @@ public abstract class BackendContract {
                 adam.step();
             }
             Tensor out;
-            try (var off = Autograd.noGrad()) {
+            try (var _ = Autograd.noGrad()) {
                 out = model.forward(x[0]).mul(1);
             }
             adam.zeroGrad();
@@ -528,7 +528,7 @@ public abstract class BackendContract {
 
     @Test
     void gradientsMatchFiniteDifferences() {
-        try (var use = Backends.using(candidate())) {
+        try (var _ = Backends.using(candidate())) {
             Gradcheck.check("tanh(x) * y", x -> x[0].tanh().mul(x[1]), Gradcheck.random(1, 3, 4), Gradcheck.random(2, 3, 4));
             Gradcheck.check("x @ w + b", x -> x[0].matmul(x[1]).add(x[2]), Gradcheck.random(3, 4, 5), Gradcheck.random(4, 5, 3),
                     Gradcheck.random(5, 3));
@@ -541,7 +541,7 @@ public abstract class BackendContract {
 
     @Test
     void aShortTrainingRunLowersTheLoss() {
-        try (var use = Backends.using(candidate())) {
+        try (var _ = Backends.using(candidate())) {
             var rng = new SplittableRandom(11);
             float[] xs = new float[2 * 96];
             long[] ys = new long[96];
@@ -558,7 +558,7 @@ public abstract class BackendContract {
             var adam = new dev.panamax.tensor.optim.Adam(model.parameters(), 0.05);
             double first = Double.NaN, last = Double.NaN;
             for (int step = 0; step < 40; step++) {
-                try (var s = TensorScope.open()) {
+                try (var _ = TensorScope.open()) {
                     Tensor loss = Tensor.crossEntropy(model.forward(x), y);
                     adam.zeroGrad();
                     loss.backward();
@@ -586,7 +586,7 @@ public abstract class BackendContract {
         short[] h = new short[129];
         for (int i = 0; i < h.length; i++) h[i] = (short) rng.nextInt();
         Tensor tf, tl, tn, th;
-        try (var use = Backends.using(host)) {
+        try (var _ = Backends.using(host)) {
             tf = Tensor.of(f, 10, 100);
             tl = Tensor.of(l, 333);
             tn = Tensor.of(n, 7, 11);
@@ -634,11 +634,11 @@ public abstract class BackendContract {
     void parametersSaveAndLoadThroughTheBackend() throws java.io.IOException {
         java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("panamax-contract");
         java.nio.file.Path file = dir.resolve("model.npz");
-        try (var use = Backends.using(candidate())) {
+        try (var _ = Backends.using(candidate())) {
             var saved = new dev.panamax.tensor.nn.Sequential(new dev.panamax.tensor.nn.Linear(3, 4, new SplittableRandom(1)));
             var loaded = new dev.panamax.tensor.nn.Sequential(new dev.panamax.tensor.nn.Linear(3, 4, new SplittableRandom(2)));
             dev.panamax.tensor.nn.Parameters.save(saved, file);
-            try (var host = Backends.using(reference)) { // a file read on another backend still lands on the parameters'
+            try (var _ = Backends.using(reference)) { // a file read on another backend still lands on the parameters'
                 dev.panamax.tensor.nn.Parameters.load(loaded, file);
             }
             for (String name : saved.namedParameters().keySet()) {
@@ -657,11 +657,11 @@ public abstract class BackendContract {
     void mixingBackendsIsRefusedWithBothNamed() {
         if (candidate().name().equals(reference.name())) return;
         Tensor here;
-        try (var use = Backends.using(candidate())) {
+        try (var _ = Backends.using(candidate())) {
             here = Tensor.ones(2, 3);
         }
         Tensor there;
-        try (var use = Backends.using(reference)) {
+        try (var _ = Backends.using(reference)) {
             there = Tensor.ones(2, 3);
         }
         var e = assertThrows(TensorException.class, () -> here.add(there));
@@ -672,7 +672,7 @@ public abstract class BackendContract {
 
     @Test
     void storageIsFreedByCloseAndByScopeEndExactlyOnce() {
-        try (var use = Backends.using(candidate())) {
+        try (var _ = Backends.using(candidate())) {
             Tensor t = Tensor.ones(64, 64);
             Tensor view = t.slice(0, 0, 8);
             t.close();
@@ -681,7 +681,7 @@ public abstract class BackendContract {
             var e = assertThrows(TensorException.class, () -> view.add(1.0));
             assertTrue(e.getMessage().contains("freed"), e.getMessage());
             Tensor inner;
-            try (var s = TensorScope.open()) {
+            try (var _ = TensorScope.open()) {
                 inner = Tensor.ones(1000).mul(3);
                 assertFalse(inner.isFreed());
             }
@@ -698,7 +698,7 @@ public abstract class BackendContract {
      */
     protected final void expect(String what, Supplier<Tensor> op, DType dtype, double... expected) {
         for (Backend backend : new Backend[] {reference, candidate()}) {
-            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+            try (var _ = TensorScope.open(); var _ = Backends.using(backend)) {
                 Tensor out = op.get();
                 String where = what + " on " + backend.name();
                 assertEquals(dtype, out.dtype(), where + ": dtype");
@@ -715,7 +715,7 @@ public abstract class BackendContract {
     /** As {@link #expect}, for integer results given as longs (exact beyond 2^53). */
     protected final void expectLongs(String what, Supplier<Tensor> op, DType dtype, long... expected) {
         for (Backend backend : new Backend[] {reference, candidate()}) {
-            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+            try (var _ = TensorScope.open(); var _ = Backends.using(backend)) {
                 Tensor out = op.get();
                 assertEquals(dtype, out.dtype(), what + " on " + backend.name() + ": dtype");
                 assertArrayEquals(expected, out.toLongArray(), what + " on " + backend.name() + ": values");
@@ -726,7 +726,7 @@ public abstract class BackendContract {
     /** {@code op} refused on the reference backend and on the candidate, the message holding every fragment. */
     protected final void refuses(String what, Supplier<Tensor> op, String... fragments) {
         for (Backend backend : new Backend[] {reference, candidate()}) {
-            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+            try (var _ = TensorScope.open(); var _ = Backends.using(backend)) {
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class, op::get, what + " on " + backend.name());
                 for (String f : fragments) {
                     assertTrue(e.getMessage().contains(f), what + " on " + backend.name() + ": message lacks '" + f + "': " + e.getMessage());
@@ -800,7 +800,7 @@ public abstract class BackendContract {
     @Test
     void nanGradientsOfMaxAndMinFollowPytorch() {
         for (Backend backend : new Backend[] {reference, candidate()}) {
-            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+            try (var _ = TensorScope.open(); var _ = Backends.using(backend)) {
                 String on = " on " + backend.name();
                 Tensor a = Tensor.of(new float[] {Float.NaN, 1, 2, 3}).requiresGrad(true);
                 Tensor b = Tensor.of(new float[] {0, Float.NaN, 2, 1}).requiresGrad(true);
@@ -867,7 +867,7 @@ public abstract class BackendContract {
     @Test
     void promotedGradientsFlowBackToEachDtype() {
         for (Backend backend : new Backend[] {reference, candidate()}) {
-            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+            try (var _ = TensorScope.open(); var _ = Backends.using(backend)) {
                 Tensor half = Tensor.of(new float[] {1, 2}).cast(DType.F16).requiresGrad(true);
                 Tensor full = Tensor.of(new float[] {3, 4}).requiresGrad(true);
                 half.mul(full).sum().backward();
@@ -918,7 +918,7 @@ public abstract class BackendContract {
     @Test
     void emptyTensorsReduceAsPytorch() {
         for (Backend backend : new Backend[] {reference, candidate()}) {
-            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+            try (var _ = TensorScope.open(); var _ = Backends.using(backend)) {
                 assertTrue(Tensor.zeros(3, 0).isContiguous(), backend.name());
                 assertEquals(Shape.of(0), Tensor.zeros(3, 0).sum(0, false).shape(), backend.name());
                 assertEquals(Shape.of(0), Tensor.zeros(3, 0).max(0, false).shape(), backend.name());
@@ -938,7 +938,7 @@ public abstract class BackendContract {
     @Test
     void powGradientsAtBaseZeroMatchPytorch() {
         for (Backend backend : new Backend[] {reference, candidate()}) {
-            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+            try (var _ = TensorScope.open(); var _ = Backends.using(backend)) {
                 String on = " on " + backend.name();
                 Tensor x = Tensor.of(new float[] {0, 0, 2}).requiresGrad(true);
                 x.pow(0).sum().backward();
@@ -1015,7 +1015,7 @@ public abstract class BackendContract {
         for (int[][] k : cases) {
             String what = "conv2d " + Arrays.toString(k[0]) + " * " + Arrays.toString(k[1]) + " stride " + Arrays.toString(k[2])
                     + " padding " + Arrays.toString(k[3]) + " dilation " + Arrays.toString(k[4]) + " groups " + k[5][0];
-            try (var s = TensorScope.open(); var use = Backends.using(candidate())) {
+            try (var _ = TensorScope.open(); var _ = Backends.using(candidate())) {
                 var rng = new SplittableRandom(what.hashCode());
                 Tensor x = Tensor.uniform(rng, -1, 1, k[0]), w = Tensor.uniform(rng, -1, 1, k[1]), b = Tensor.uniform(rng, -1, 1, k[1][0]);
                 Tensor y = Tensor.conv2d(x, w, b, k[2], k[3], k[4], k[5][0]);
@@ -1073,7 +1073,7 @@ public abstract class BackendContract {
 
     @Test
     void convolutionPoolingAndBatchNormGradientsMatchFiniteDifferences() {
-        try (var use = Backends.using(candidate())) {
+        try (var _ = Backends.using(candidate())) {
             Gradcheck.check("conv2d stride padding", x -> Tensor.conv2d(x[0], x[1], x[2], 2, 1, 1, 1), Gradcheck.random(21, 1, 2, 5, 4),
                     Gradcheck.random(22, 3, 2, 3, 3), Gradcheck.random(23, 3));
             Gradcheck.check("conv2d groups dilation", x -> Tensor.conv2d(x[0], x[1], null, 1, 1, 2, 2), Gradcheck.random(24, 1, 4, 5, 5),
@@ -1096,7 +1096,7 @@ public abstract class BackendContract {
                 DType.F32, 10 / 9f, 10 / 9f, 10 / 9f, 10 / 9f);
         expect("avgPool2d rectangular", () -> grid.get().avgPool2d(new int[] {1, 4}, new int[] {2, 1}, new int[] {0, 0}), DType.F32, 1.5, 9.5);
         for (Backend backend : new Backend[] {reference, candidate()}) {
-            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+            try (var _ = TensorScope.open(); var _ = Backends.using(backend)) {
                 Tensor x = Tensor.ones(1, 1, 2, 3).requiresGrad(true);
                 x.maxPool2d(2, 1, 0).sum().backward();
                 assertArrayEquals(new double[] {1, 1, 0, 0, 0, 0}, x.grad().toDoubleArray(), "ties send the gradient to the first on " + backend.name());
@@ -1111,7 +1111,7 @@ public abstract class BackendContract {
     @Test
     void batchNormMatchesPytorch() {
         for (Backend backend : new Backend[] {reference, candidate()}) {
-            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+            try (var _ = TensorScope.open(); var _ = Backends.using(backend)) {
                 String on = " on " + backend.name();
                 Tensor x = Tensor.of(new float[] {1, 2, 3, 6}, 2, 2);
                 Tensor mean = Tensor.zeros(2), var = Tensor.ones(2);
@@ -1164,14 +1164,14 @@ public abstract class BackendContract {
         var rng = new SplittableRandom(5);
         dev.panamax.tensor.nn.BatchNorm2d bn;
         dev.panamax.tensor.nn.Sequential model;
-        try (var host = Backends.using(reference)) { // made on one backend, moved whole (buffers too) to the candidate
+        try (var _ = Backends.using(reference)) { // made on one backend, moved whole (buffers too) to the candidate
             bn = new dev.panamax.tensor.nn.BatchNorm2d(4);
             model = new dev.panamax.tensor.nn.Sequential(new dev.panamax.tensor.nn.Conv2d(1, 4, 3, 1, 1, rng), bn,
                     new dev.panamax.tensor.nn.ReLU(), new dev.panamax.tensor.nn.MaxPool2d(2), new dev.panamax.tensor.nn.AvgPool2d(2, 1, 0),
                     new dev.panamax.tensor.nn.Flatten(), new dev.panamax.tensor.nn.Linear(4, 2, rng));
         }
         model.to(candidate());
-        try (var use = Backends.using(candidate())) {
+        try (var _ = Backends.using(candidate())) {
             for (Tensor buffer : model.namedBuffers().values()) assertEquals(candidate(), buffer.backend(), "buffers move with the model");
             assertEquals(Shape.of(2, 12, 5), new dev.panamax.tensor.nn.Flatten(1, 2).forward(Tensor.zeros(2, 3, 4, 5)).shape());
             assertEquals(List.of("0.weight", "0.bias", "1.weight", "1.bias", "6.weight", "6.bias"), List.copyOf(model.namedParameters().keySet()));
@@ -1181,7 +1181,7 @@ public abstract class BackendContract {
             var sgd = new dev.panamax.tensor.optim.SGD(model.parameters(), 0.1);
             double first = 0, last = 0;
             for (int step = 0; step < 20; step++) {
-                try (var s = TensorScope.open()) {
+                try (var _ = TensorScope.open()) {
                     Tensor loss = Tensor.crossEntropy(model.forward(x), labels);
                     sgd.zeroGrad();
                     loss.backward();
@@ -1238,7 +1238,7 @@ public abstract class BackendContract {
                 "gelu: approximate=\"fast\"; expected \"none\" (exact, erf) or \"tanh\"");
         refuses("erf of integers", () -> Tensor.arange(3).erf(), "erf: expected a floating dtype");
         assertThrows(IllegalArgumentException.class, () -> new dev.panamax.tensor.nn.GELU("fast"));
-        try (var use = Backends.using(candidate())) {
+        try (var _ = Backends.using(candidate())) {
             Gradcheck.check("erf", x -> x[0].erf(), Gradcheck.random(31, 3, 4));
             Gradcheck.check("gelu none", x -> x[0].gelu("none"), Gradcheck.uniform(32, -3, 3, 3, 4));
             Gradcheck.check("silu", x -> x[0].silu(), Gradcheck.uniform(33, -3, 3, 3, 4));
@@ -1266,7 +1266,7 @@ public abstract class BackendContract {
         expect("logsumexp of an empty axis", () -> Tensor.zeros(2, 0).logsumexp(1, true), DType.F32, Double.NEGATIVE_INFINITY,
                 Double.NEGATIVE_INFINITY);
         refuses("logsumexp out of range", () -> Tensor.zeros(2, 3).logsumexp(2, false), "logsumexp: axis 2 out of range; expected -2 <= axis < 2");
-        try (var use = Backends.using(candidate())) {
+        try (var _ = Backends.using(candidate())) {
             Gradcheck.check("logsumexp", x -> x[0].logsumexp(-1, false), Gradcheck.random(34, 3, 4));
             Gradcheck.check("softmax axis -2", x -> x[0].softmax(-2), Gradcheck.random(35, 3, 4));
         }
@@ -1290,7 +1290,7 @@ public abstract class BackendContract {
         expect("var of one element is NaN (0 / 0)", () -> Tensor.of(new float[] {3}).var(), DType.F32, NAN);
         refuses("var of integers", () -> Tensor.arange(4).var(), "var: expected a floating dtype");
         refuses("std out of range", () -> Tensor.zeros(2).std(1, false), "std: axis 1 out of range");
-        try (var use = Backends.using(candidate())) {
+        try (var _ = Backends.using(candidate())) {
             Gradcheck.check("var", x -> x[0].var(1, false), Gradcheck.random(36, 3, 4));
             Gradcheck.check("std", x -> x[0].std(0, true, 0), Gradcheck.random(37, 3, 4));
         }
@@ -1307,7 +1307,7 @@ public abstract class BackendContract {
         expect("clamp of NaN, bounds crossed, boundaries", () -> Tensor.of(new float[] {Float.NaN, -2, 5, 1}).clamp(-1, 1),
                 DType.F32, NAN, -1, 1, 1);
         expect("clamp with min above max gives max", () -> Tensor.of(new float[] {-5, 0, 5}).clamp(2, 1), DType.F32, 1, 1, 1);
-        try (var use = Backends.using(candidate())) {
+        try (var _ = Backends.using(candidate())) {
             // PyTorch: the gradient passes at the boundaries too (min <= x <= max)
             Tensor x = Tensor.of(new float[] {-2, -1, 0, 1, 2}).requiresGrad(true);
             x.clamp(-1, 1).sum().backward();
@@ -1337,7 +1337,7 @@ public abstract class BackendContract {
         refuses("maskedFill value out of the dtype's range", () -> Tensor.zeros(DType.I32, 2).maskedFill(Tensor.ones(2), 1e12),
                 "maskedFill: value 1.0E12 out of range for i32");
         refuses("tril of a vector", () -> Tensor.zeros(3).tril(0), "tril: expected rank 2 or more");
-        try (var use = Backends.using(candidate())) {
+        try (var _ = Backends.using(candidate())) {
             Gradcheck.check("triu", x -> x[0].triu(-1), Gradcheck.random(39, 2, 3, 4));
         }
     }
@@ -1380,7 +1380,7 @@ public abstract class BackendContract {
         expectLongs("topk of integers with repeated minima", () -> Tensor.of(new long[] {2, 2, 2, 9}).topk(4, 0).indices(), DType.I64, 3, 0, 1, 2);
         expectLongs("topk of nothing", () -> Tensor.zeros(3, 4).topk(0, 1).indices(), DType.I64);
         refuses("topk k too large", () -> Tensor.zeros(3, 4).topk(5, 1).values(), "topk: k=5 out of range; expected 0 <= k <= 4");
-        try (var use = Backends.using(candidate())) {
+        try (var _ = Backends.using(candidate())) {
             Gradcheck.check("gather", x -> x[0].gather(1, Tensor.of(new long[] {2, 0, 2, 1, 1, 3}, 2, 3)), Gradcheck.random(40, 2, 4));
             Gradcheck.check("topk", x -> x[0].topk(2, -1).values(), Gradcheck.random(41, 3, 5));
         }
@@ -1388,7 +1388,7 @@ public abstract class BackendContract {
 
     @Test
     void multinomialDrawsInProportion() {
-        try (var use = Backends.using(candidate())) {
+        try (var _ = Backends.using(candidate())) {
             Tensor weights = Tensor.of(new float[] {0, 1, 3, 0, 0, 0, 2, 2}, 2, 4);
             Tensor drawn = Tensor.multinomial(weights, 4000, true, new SplittableRandom(5));
             assertEquals(Shape.of(2, 4000), drawn.shape());
@@ -1418,7 +1418,7 @@ public abstract class BackendContract {
     /** As {@link #expect}, for floating results within {@code tolerance} (relative, and absolute near 0). */
     protected final void expectClose(String what, Supplier<Tensor> op, double tolerance, double... expected) {
         for (Backend backend : new Backend[] {reference, candidate()}) {
-            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+            try (var _ = TensorScope.open(); var _ = Backends.using(backend)) {
                 double[] actual = op.get().toDoubleArray();
                 String where = what + " on " + backend.name();
                 assertEquals(expected.length, actual.length, where + ": element count");
@@ -1470,7 +1470,7 @@ public abstract class BackendContract {
         // an integer mask that hides key 1 from query 0 and both keys from query 1: zeros for query 1, as PyTorch
         double[] masked = {1, 2, 0, 0};
         for (Backend backend : new Backend[] {reference, candidate()}) {
-            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+            try (var _ = TensorScope.open(); var _ = Backends.using(backend)) {
                 Tensor q = Tensor.of(new float[] {1, 0}, 2, 1), v = Tensor.of(new float[] {1, 2, 3, 4}, 2, 2);
                 String on = " on " + backend.name();
                 assertArrayEquals(plain, Tensor.scaledDotProductAttention(q, q, v).toDoubleArray(), 1e-6, "attention" + on);
@@ -1493,7 +1493,7 @@ public abstract class BackendContract {
 
     @Test
     void attentionGradientsMatchFiniteDifferences() {
-        try (var use = Backends.using(candidate())) {
+        try (var _ = Backends.using(candidate())) {
             Gradcheck.check("attention", x -> Tensor.scaledDotProductAttention(x[0], x[1], x[2]), Gradcheck.random(21, 2, 3, 4),
                     Gradcheck.random(22, 2, 5, 4), Gradcheck.random(23, 2, 5, 3));
             Gradcheck.check("causal attention", x -> Tensor.scaledDotProductAttention(x[0], x[1], x[2], true), Gradcheck.random(24, 4, 3),
@@ -1569,7 +1569,7 @@ public abstract class BackendContract {
             return out;
         }, f32(4, 3), f32(3));
         for (Backend backend : new Backend[] {reference, candidate()}) {
-            try (var s = TensorScope.open(); var use = Backends.using(backend)) {
+            try (var _ = TensorScope.open(); var _ = Backends.using(backend)) {
                 Tensor p = Tensor.zeros(2).requiresGrad(true);
                 p.mul(Tensor.of(new float[] {3, 4})).sum().backward();
                 Tensor norm = dev.panamax.tensor.optim.Gradients.clipByGlobalNorm(List.of(p), 1);
@@ -1607,7 +1607,7 @@ public abstract class BackendContract {
     /** The reference backend's Adam update of {@link #adamReadsItsStepScalarsWhenGiven}, with lr and step as fields. */
     private Tensor referenceAdam(Tensor x0, Tensor x1, boolean decoupled) {
         float[] p0 = x0.toFloatArray(), g0 = x1.toFloatArray();
-        try (var use = Backends.using(reference)) {
+        try (var _ = Backends.using(reference)) {
             Tensor p = Tensor.of(p0, x0.dims()), g = Tensor.of(g0, x1.dims()), m = p.mul(0.1), v = g.mul(g);
             reference.execute(new dev.panamax.tensor.spi.Kernel.AdamStep(p.operand(), g.operand(), m.operand(), v.operand(), 0.01, 0.8,
                     0.99, 1e-8, 0.1, decoupled, 3));
@@ -1622,7 +1622,7 @@ public abstract class BackendContract {
      */
     @Test
     void aStepIsCapturedOrTheCaptureRefusedNamingTheBackend() {
-        try (var s = TensorScope.open(); var use = Backends.using(candidate());
+        try (var _ = TensorScope.open(); var _ = Backends.using(candidate());
              StepCapture step = StepCapture.ofTensor(in -> in[0].mul(in[1]).add(1).relu().sum())) {
             float[][] a = {{1, -2, 3}, {4, 5, -6}, {0, 1, 2}, {-1, -1, 7}};
             for (int i = 0; i < a.length; i++) {

@@ -43,7 +43,7 @@ public final class Gradcheck {
 
     /** Fails naming the input and element whose gradient disagrees. */
     public static void check(String what, Function<Tensor[], Tensor> f, Input... inputs) {
-        try (var scope = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             Tensor[] xs = new Tensor[inputs.length];
             for (int i = 0; i < inputs.length; i++) xs[i] = Tensor.of(inputs[i].values, inputs[i].dims).requiresGrad(true);
             try {
@@ -76,7 +76,7 @@ public final class Gradcheck {
     }
 
     private static double loss(Function<Tensor[], Tensor> f, Input[] inputs, float[] weights, int which, int element, double delta) {
-        try (var scope = TensorScope.open(); var off = Autograd.noGrad()) {
+        try (var _ = TensorScope.open(); var _ = Autograd.noGrad()) {
             Tensor[] xs = new Tensor[inputs.length];
             for (int i = 0; i < inputs.length; i++) {
                 float[] v = inputs[i].values.clone();

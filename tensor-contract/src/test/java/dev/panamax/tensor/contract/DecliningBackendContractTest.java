@@ -24,7 +24,7 @@ class DecliningBackendContractTest extends BackendContract {
 
     @Test
     void aDeclinedPrimitiveIsRefusedWithTheBackendAndKernelNamed() {
-        try (var use = Backends.using(new DecliningBackend(true))) {
+        try (var _ = Backends.using(new DecliningBackend(true))) {
             Tensor a = Tensor.ones(2, 3).cast(DType.F16), b = Tensor.ones(3, 4).cast(DType.F16);
             var e = assertThrows(TensorException.class, () -> a.matmul(b));
             assertTrue(e.getMessage().contains(DecliningBackend.NAME) && e.getMessage().contains("matmul")

@@ -8,6 +8,8 @@ import dev.panamax.compute.LibraryBuildException;
  * lacks a feature the program needs).
  */
 public final class KernelBuildException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     private final String log;
 
     KernelBuildException(String message, LibraryBuildException cause) {

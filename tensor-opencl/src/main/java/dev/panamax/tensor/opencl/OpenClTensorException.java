@@ -10,6 +10,8 @@ import dev.panamax.tensor.spi.Device;
  * shapes) and the device.
  */
 public final class OpenClTensorException extends TensorDeviceException {
+    private static final long serialVersionUID = 1L;
+
     OpenClTensorException(Device device, String message, Throwable cause) {
         super(device, message, cause);
     }

@@ -10,6 +10,9 @@ import dev.panamax.tensor.spi.BackendProvider;
  * {@code Backends.use("opencl")}, {@code tensor.to("opencl")}).
  */
 public final class OpenClTensorProvider implements BackendProvider {
+    /** For {@link java.util.ServiceLoader}. */
+    public OpenClTensorProvider() {}
+
     @Override
     public String name() {
         return OpenClTensorBackend.NAME;

@@ -11,6 +11,8 @@ import dev.panamax.tensor.TensorScope;
  * accounting after each phase. Arguments: rounds of the GC phase.
  */
 public final class DeviceStorageChurn {
+    private DeviceStorageChurn() {}
+
     public static void main(String[] args) {
         int rounds = Integer.parseInt(args[0]);
         OpenClTensorBackend b = (OpenClTensorBackend) Backends.use(OpenClTensorBackend.NAME);
@@ -27,7 +29,7 @@ public final class DeviceStorageChurn {
         b.sync();
         report("closed", b);
         for (int i = 0; i < 200; i++) { // freed by their scope
-            try (var s = TensorScope.open()) {
+            try (var _ = TensorScope.open()) {
                 Tensor t = Tensor.ones(256 * 256).mul(3);
                 if (t.sum().item() != 3.0 * 256 * 256) throw new AssertionError("wrong sum at " + i);
             }

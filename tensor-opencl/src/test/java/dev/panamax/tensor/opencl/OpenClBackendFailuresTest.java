@@ -26,7 +26,7 @@ class OpenClBackendFailuresTest {
     void aKernelTheDeviceCannotCompileNamesTheKernelTheShapesAndTheDevice() {
         DeviceChoice chosen = DeviceChoice.fromSettings();
         try (var b = backend(new KernelCache(chosen.device(), key -> "kernel void broken( { this is not OpenCL C }"));
-             var scope = TensorScope.open(); var use = Backends.using(b)) {
+             var _ = TensorScope.open(); var _ = Backends.using(b)) {
             var e = assertThrows(TensorDeviceException.class, () -> Tensor.ones(2, 3));
             String m = e.getMessage();
             assertTrue(m.contains("fill") && m.contains("f32 (2, 3)") && m.contains(chosen.device().info().name()), m);
@@ -36,7 +36,7 @@ class OpenClBackendFailuresTest {
 
     @Test
     void deviceMemoryItCannotGetNamesTheShapeAndTheDevice() {
-        try (var b = backend(null); var scope = TensorScope.open(); var use = Backends.using(b)) {
+        try (var b = backend(null); var _ = TensorScope.open(); var _ = Backends.using(b)) {
             long floats = b.computeDevice().info().memoryBytes() / 4 + (1L << 20);
             int rows = (int) Math.min(Integer.MAX_VALUE, floats / 1024 + 1);
             var e = assertThrows(TensorDeviceException.class, () -> Tensor.zeros(rows, 1024));
@@ -49,7 +49,7 @@ class OpenClBackendFailuresTest {
     void aTensorOfAClosedBackendFailsClearlyAndCanStillBeClosed() {
         var b = backend(null);
         Tensor t;
-        try (var use = Backends.using(b)) {
+        try (var _ = Backends.using(b)) {
             t = Tensor.ones(4);
             t.toFloatArray();
         }
@@ -64,7 +64,7 @@ class OpenClBackendFailuresTest {
 
     @Test
     void aCommandBufferTheDeviceFailsSurfacesAtTheNextReadAndTheBackendGoesOn() {
-        try (var b = backend(null); var scope = TensorScope.open(); var use = Backends.using(b)) {
+        try (var b = backend(null); var _ = TensorScope.open(); var _ = Backends.using(b)) {
             Tensor x = Tensor.ones(8).mul(2);
             b.encodeNative("a device lost mid-run", q -> {
                 throw new IllegalStateException("simulated: the device stopped answering");

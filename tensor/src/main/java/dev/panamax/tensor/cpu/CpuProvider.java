@@ -8,6 +8,9 @@ import dev.panamax.tensor.spi.BackendProvider;
  * OpenBLAS and libgomp); above {@code reference} in priority, so it is the default where it runs.
  */
 public final class CpuProvider implements BackendProvider {
+    /** For {@link java.util.ServiceLoader}. */
+    public CpuProvider() {}
+
     @Override
     public String name() {
         return CpuBackend.NAME;

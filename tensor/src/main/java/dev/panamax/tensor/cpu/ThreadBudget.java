@@ -152,7 +152,7 @@ public final class ThreadBudget {
     }
 
     /**
-     * Runs {@code action} with the kernels' budget at {@code threads} instead of {@value #PROPERTY}, then
+     * Runs {@code action} with the kernels' budget at {@code threads} instead of {@code panamax.threads}, then
      * restores it: for tests of the parallel paths on any machine, and for measurements that compare
      * thread counts side by side in one process. Kernels still size each team from their work (a
      * small op stays on one thread). Not for concurrent use: the budget is the process's.

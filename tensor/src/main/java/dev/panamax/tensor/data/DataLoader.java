@@ -123,7 +123,7 @@ public final class DataLoader implements Iterable<DataLoader.Batch> {
 
         private Tensor index() {
             if (index == null || index.isFreed()) {
-                try (var on = Backends.using(inputs.backend())) {
+                try (var _ = Backends.using(inputs.backend())) {
                     index = Tensor.of(rows);
                 }
             }

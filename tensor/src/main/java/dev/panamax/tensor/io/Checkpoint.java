@@ -102,7 +102,7 @@ public final class Checkpoint {
         Map<String, String> metadata = header.metadata();
         long step = parseStep(file, metadata.get("step"));
         long rngState = rng == null ? 0 : parseRng(file, metadata.get("rng"));
-        try (var scope = TensorScope.open(); var off = Autograd.noGrad(); var content = SafeTensors.read(file)) {
+        try (var _ = TensorScope.open(); var _ = Autograd.noGrad(); var content = SafeTensors.read(file)) {
             Map<String, Tensor> optimizerTensors = new LinkedHashMap<>();
             Map<String, String> optimizerValues = new LinkedHashMap<>();
             content.tensors().forEach((name, t) -> {
@@ -134,7 +134,7 @@ public final class Checkpoint {
     public static void loadModule(Path file, Module module) throws IOException {
         SafeTensorsHeader header = SafeTensors.header(file);
         checkArchitecture(file, header, module);
-        try (var scope = TensorScope.open(); var off = Autograd.noGrad(); var content = SafeTensors.read(file)) {
+        try (var _ = TensorScope.open(); var _ = Autograd.noGrad(); var content = SafeTensors.read(file)) {
             copyParameters(content.tensors(), module);
         }
     }

@@ -93,7 +93,7 @@ public final class SafeTensors {
     }
 
     private static void writeData(OutputStream out, Tensor tensor) throws IOException {
-        try (var off = Autograd.noGrad(); var scope = TensorScope.open()) {
+        try (var _ = Autograd.noGrad(); var _ = TensorScope.open()) {
             Tensor dense = tensor.isContiguous() ? tensor : tensor.contiguous();
             long bytes = dense.elements() * dense.dtype().byteSize();
             long from = dense.offset() * dense.dtype().byteSize();
@@ -170,7 +170,7 @@ public final class SafeTensors {
 
     private static Tensor readData(FileChannel in, Path file, long dataAt, SafeTensorsEntry e, Backend backend) throws IOException {
         Tensor t;
-        try (var on = Backends.using(backend); var off = Autograd.noGrad()) {
+        try (var _ = Backends.using(backend); var _ = Autograd.noGrad()) {
             t = Tensor.zeros(e.dtype(), e.shape().dims());
         }
         try {

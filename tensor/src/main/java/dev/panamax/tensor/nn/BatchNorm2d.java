@@ -58,7 +58,7 @@ public final class BatchNorm2d implements Module {
         }
         Tensor y = Tensor.batchNorm(input, runningMean, runningVar, weight, bias, training, momentum, eps);
         if (training) {
-            try (var off = Autograd.noGrad()) {
+            try (var _ = Autograd.noGrad()) {
                 batchesTracked.addInPlace(1L);
             }
         }

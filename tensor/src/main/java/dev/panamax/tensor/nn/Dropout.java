@@ -24,7 +24,7 @@ public final class Dropout implements Module {
     public Tensor forward(Tensor input) {
         if (!training || p == 0) return input;
         Tensor keep;
-        try (var on = Backends.using(input.backend())) {
+        try (var _ = Backends.using(input.backend())) {
             keep = Tensor.uniform(rng, 0, 1, input.dims()).gt(p).mul(1 / (1 - p));
         }
         return input.mul(keep.cast(input.dtype()));

@@ -89,7 +89,7 @@ public final class Gpt implements Module {
         }
         int n = ids.dim(0), t = ids.dim(1), e = config.dim(), start = cache.length();
         cache.checkRoom(op, t);
-        try (var off = Autograd.noGrad()) {
+        try (var _ = Autograd.noGrad()) {
             Tensor x = tokens.indexSelect(0, ids.reshape(-1)).reshape(n, t, e).add(positions.slice(0, start, start + t));
             for (int i = 0; i < blocks.size(); i++) x = blocks.get(i).forwardIncremental(x, cache.keys(i), cache.values(i), start);
             cache.advance(t);

@@ -37,7 +37,7 @@ public final class KvCache implements AutoCloseable {
         this.batch = batch;
         List<Tensor> k = new ArrayList<>(), v = new ArrayList<>();
         TensorScope.unscoped(() -> {
-            try (var on = Backends.using(backend)) {
+            try (var _ = Backends.using(backend)) {
                 for (int layer = 0; layer < config.layers(); layer++) {
                     k.add(Tensor.zeros(dtype, batch, config.contextLength(), config.dim()));
                     v.add(Tensor.zeros(dtype, batch, config.contextLength(), config.dim()));

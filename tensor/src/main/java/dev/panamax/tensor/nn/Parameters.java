@@ -50,7 +50,7 @@ public final class Parameters {
      * @throws IllegalArgumentException when a parameter is missing from the file or has another shape
      */
     public static void load(Module module, Path file) throws IOException {
-        try (var scope = TensorScope.open(); var off = Autograd.noGrad()) {
+        try (var _ = TensorScope.open(); var _ = Autograd.noGrad()) {
             Map<String, Tensor> saved = Npy.readNpz(file);
             for (Map.Entry<String, Tensor> e : module.stateDict().entrySet()) {
                 Tensor value = saved.get(e.getKey());

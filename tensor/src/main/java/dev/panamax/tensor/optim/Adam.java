@@ -167,7 +167,7 @@ public final class Adam extends Optimizer {
     private Tensor stepScalars(int gi, Tensor p) {
         Tensor s = stepScalars[gi];
         if (s == null || s.isFreed()) {
-            try (var on = Backends.using(p.backend())) {
+            try (var _ = Backends.using(p.backend())) {
                 s = keepState(TensorScope.unscoped(() -> Tensor.of(new float[3], 3)));
             }
             stepScalars[gi] = s;
@@ -181,7 +181,7 @@ public final class Adam extends Optimizer {
      */
     private void decomposed(Tensor p, Tensor g, Tensor m, Tensor v, double lr, double weightDecay) {
         double c1 = 1 - Math.pow(beta1, t), c2 = 1 - Math.pow(beta2, t);
-        try (var off = Autograd.noGrad(); var scope = TensorScope.open()) {
+        try (var _ = Autograd.noGrad(); var _ = TensorScope.open()) {
             Tensor gi = g;
             if (decoupled) p.mulInPlace(1 - lr * weightDecay);
             else if (weightDecay != 0) gi = g.add(p.mul(weightDecay));

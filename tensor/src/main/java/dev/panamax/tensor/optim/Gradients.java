@@ -46,7 +46,7 @@ public final class Gradients {
         }
         if (first == null) return Tensor.scalar(0);
         Tensor norm;
-        try (var off = Autograd.noGrad(); var scope = TensorScope.open()) {
+        try (var _ = Autograd.noGrad(); var scope = TensorScope.open()) {
             Tensor squares = null;
             for (Tensor p : params) {
                 Tensor g = p.grad();

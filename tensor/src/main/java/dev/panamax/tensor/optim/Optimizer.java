@@ -78,7 +78,7 @@ public abstract class Optimizer implements AutoCloseable {
 
     /** One update of every parameter that has a gradient. */
     public final void step() {
-        try (var off = Autograd.noGrad(); var scope = TensorScope.open()) {
+        try (var _ = Autograd.noGrad(); var _ = TensorScope.open()) {
             update();
         }
     }
@@ -153,7 +153,7 @@ public abstract class Optimizer implements AutoCloseable {
                         + e.getValue().keySet() + "; expected all of " + stateTensorNames() + " or none");
             }
         }
-        try (var off = Autograd.noGrad(); var scope = TensorScope.open()) {
+        try (var _ = Autograd.noGrad(); var _ = TensorScope.open()) {
             restoreState(perParameter, state.values(), source);
         }
     }

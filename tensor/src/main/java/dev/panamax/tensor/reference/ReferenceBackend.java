@@ -20,6 +20,9 @@ public final class ReferenceBackend implements Backend {
     /** The name it is selected by. */
     public static final String NAME = "reference";
     private static final double SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
+
+    /** A reference backend (it holds no resources: every instance computes the same). */
+    public ReferenceBackend() {}
     private static final double GELU_CUBIC = 0.044715;
 
     @Override

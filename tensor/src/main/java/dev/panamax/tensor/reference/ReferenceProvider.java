@@ -5,6 +5,9 @@ import dev.panamax.tensor.spi.BackendProvider;
 
 /** ServiceLoader entry of the {@code reference} backend: always available, lowest priority. */
 public final class ReferenceProvider implements BackendProvider {
+    /** For {@link java.util.ServiceLoader}. */
+    public ReferenceProvider() {}
+
     @Override
     public String name() {
         return ReferenceBackend.NAME;

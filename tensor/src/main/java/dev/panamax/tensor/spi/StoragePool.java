@@ -6,7 +6,7 @@ import dev.panamax.core.memory.PoolMetrics;
 import dev.panamax.core.memory.SegmentAccess;
 
 /**
- * Where {@link Storage#allocate} takes tensor memory from: one process-wide core
+ * Where {@link HostStorage#allocate} takes tensor memory from: one process-wide core
  * {@link BufferPool} of power-of-two size classes. A storage freed by close, by its scope or by the
  * GC gives its block back to its class, and the next storage of that class takes it: no
  * {@code malloc}, no first-touch page faults, and no new heap shadow (a block keeps the shadow it was

@@ -44,7 +44,7 @@ class CrossThreadLazinessTest {
     /** Runs {@code body} on {@code thread} with the lazy cpu backend selected, and returns its result. */
     static <T> T on(ExecutorService thread, Callable<T> body) throws Exception {
         Future<T> f = thread.submit(() -> {
-            try (var cpu = Backends.using(CpuBackend.NAME)) {
+            try (var _ = Backends.using(CpuBackend.NAME)) {
                 assertEquals(true, ((CpuBackend) Backends.current()).isLazy(), "the cpu backend records");
                 return body.call();
             }

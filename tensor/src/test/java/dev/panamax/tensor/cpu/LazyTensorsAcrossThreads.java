@@ -30,6 +30,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * seed draws the same operations per thread (their interleaving is the scheduler's).
  */
 public final class LazyTensorsAcrossThreads {
+    private LazyTensorsAcrossThreads() {}
+
     static final int N = 1024;
     private static final int SLOTS = 12;
     private static final String[] OPS = {"make", "compute", "read", "close", "sum", "checkSum", "scoped", "closeLater"};
@@ -211,6 +213,8 @@ public final class LazyTensorsAcrossThreads {
 
     /** A value read that differs from the one computed in Java. */
     static final class WrongValue extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
         WrongValue(String message) {
             super(message);
         }

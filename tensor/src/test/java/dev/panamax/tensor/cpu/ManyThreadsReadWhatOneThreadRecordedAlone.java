@@ -16,6 +16,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * each must see what the first recorded alone. Exit 0 when every thread reads the right value, 3 when not.
  */
 public final class ManyThreadsReadWhatOneThreadRecordedAlone {
+    private ManyThreadsReadWhatOneThreadRecordedAlone() {}
+
     public static void main(String[] args) throws Exception {
         Backends.use(CpuBackend.NAME);
         int threads = args.length > 0 ? Integer.parseInt(args[0]) : 8;
@@ -29,7 +31,7 @@ public final class ManyThreadsReadWhatOneThreadRecordedAlone {
             workers.add(Thread.ofPlatform().name("reader-" + t).start(() -> {
                 try {
                     go.await();
-                    try (TensorScope scope = TensorScope.open()) {
+                    try (TensorScope _ = TensorScope.open()) {
                         double sum = doubled.add(1.0).sum().item();
                         if (sum != 3.0 * n) wrong.compareAndSet(null, Thread.currentThread().getName() + " read a sum of " + sum + "; expected " + 3.0 * n);
                     }

@@ -11,6 +11,8 @@ import java.util.concurrent.CompletableFuture;
  * computes on the result, reads what it computed and closes the inputs. Exit 0 when it reads the right values, 3 when not.
  */
 public final class SecondThreadReadsWhatOneThreadRecordedAlone {
+    private SecondThreadReadsWhatOneThreadRecordedAlone() {}
+
     public static void main(String[] args) throws Exception {
         Backends.use(CpuBackend.NAME);
         int n = 4096;

@@ -40,7 +40,7 @@ class CheckpointTest extends ScopedTest {
 
     /** One training step on a fixed batch; dropout draws from the model's generator. */
     private static float step(Module model, Optimizer optimizer, Tensor x, Tensor y) {
-        try (var scope = TensorScope.open()) {
+        try (var _ = TensorScope.open()) {
             Tensor loss = Loss.crossEntropy(model.forward(x), y);
             optimizer.zeroGrad();
             loss.backward();
@@ -56,7 +56,7 @@ class CheckpointTest extends ScopedTest {
     }
 
     private void resumesBitForBit(Function<Module, Optimizer> optimizerFor) throws IOException {
-        try (var cpu = Backends.using("cpu")) {
+        try (var _ = Backends.using("cpu")) {
             Tensor x = Tensor.normal(new SplittableRandom(3), 0, 1, 32, 2);
             long[] labels = new long[32];
             for (int i = 0; i < labels.length; i++) labels[i] = i % 3;

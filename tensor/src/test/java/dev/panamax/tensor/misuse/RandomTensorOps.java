@@ -266,7 +266,7 @@ public final class RandomTensorOps {
      */
     private static Ending end(Backend backend, Function<Tensor[], Tensor> f, Input a, Input b, boolean grad) {
         List<Tensor> leaves = grad ? new ArrayList<>() : null;
-        try (var scope = TensorScope.open(); var use = Backends.using(backend)) {
+        try (var _ = TensorScope.open(); var _ = Backends.using(backend)) {
             Tensor out;
             try {
                 out = f.apply(new Tensor[] {a.make(leaves), b.make(leaves)});

@@ -27,7 +27,7 @@ class GptIncrementalTest extends ScopedTest {
     private static Gpt randomModel(long seed) {
         var rng = new SplittableRandom(seed);
         Gpt gpt = new Gpt(CONFIG, rng);
-        try (var off = Autograd.noGrad()) {
+        try (var _ = Autograd.noGrad()) {
             for (Tensor p : gpt.namedParameters().values()) p.copyFrom(Tensor.uniform(rng, -0.5, 0.5, p.dims()));
         }
         return gpt;
@@ -50,7 +50,7 @@ class GptIncrementalTest extends ScopedTest {
     @ParameterizedTest
     @ValueSource(strings = {"cpu", "reference"})
     void onePositionAtATimeGivesTheFullForwardsLogits(String backend) {
-        try (var on = Backends.using(backend)) {
+        try (var _ = Backends.using(backend)) {
             Gpt gpt = randomModel(1);
             int n = 2, t = CONFIG.contextLength();
             long[] ids = randomIds(2, n, t);
@@ -71,7 +71,7 @@ class GptIncrementalTest extends ScopedTest {
     @ParameterizedTest
     @ValueSource(strings = {"cpu", "reference"})
     void severalPositionsAtOnceAttendCausallyFromWhereTheCacheEnds(String backend) {
-        try (var on = Backends.using(backend)) {
+        try (var _ = Backends.using(backend)) {
             Gpt gpt = randomModel(3);
             int n = 1, t = CONFIG.contextLength();
             long[] ids = randomIds(4, n, t);

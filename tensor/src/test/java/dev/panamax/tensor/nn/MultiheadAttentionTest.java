@@ -45,7 +45,7 @@ class MultiheadAttentionTest extends ScopedTest {
     void eachHeadAttendsWithItsOwnSliceOfTheProjections() {
         // 2 heads of 1 feature: with identity projections and zero biases, head h attends with feature h alone
         var attention = new MultiheadAttention(2, 2, new SplittableRandom(2));
-        try (var off = Autograd.noGrad()) {
+        try (var _ = Autograd.noGrad()) {
             var p = attention.namedParameters();
             p.get("in_proj_weight").copyFrom(Tensor.of(new float[] {1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1}, 6, 2));
             p.get("out_proj.weight").copyFrom(Tensor.of(new float[] {1, 0, 0, 1}, 2, 2));
@@ -72,7 +72,7 @@ class MultiheadAttentionTest extends ScopedTest {
     @Test
     void selfAttentionEqualsSeparateQueryKeyAndValueAndUnbatchedInputs() {
         var attention = new MultiheadAttention(8, 4, new SplittableRandom(3));
-        try (var off = Autograd.noGrad()) {
+        try (var _ = Autograd.noGrad()) {
             attention.namedParameters().get("in_proj_bias").copyFrom(Tensor.uniform(new SplittableRandom(4), -1, 1, 24));
         }
         Tensor x = Tensor.uniform(new SplittableRandom(5), -1, 1, 2, 5, 8);
