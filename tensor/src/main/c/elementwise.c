@@ -15,6 +15,7 @@
  */
 #include "pmx_tensor.h"
 #include "walk.h"
+#include "vmath.h"
 #include <math.h>
 #include <string.h>
 
@@ -38,28 +39,27 @@ enum {
 #define INV_SQRT_2PI 0.3989422804014327f
 
 static inline float sigmoidf(float x) {
-    if (x >= 0) return 1.0f / (1.0f + expf(-x));
-    float e = expf(x);
-    return e / (1.0f + e);
+    float e = pmx_expf(x >= 0 ? -x : x);
+    return x >= 0 ? 1.0f / (1.0f + e) : e / (1.0f + e);
 }
 
 static inline float gelu_tanh_grad(float x) {
     float u = SQRT_2_OVER_PI * (x + 0.044715f * x * x * x);
-    float t = tanhf(u);
+    float t = pmx_tanhf(u);
     return 0.5f * (1.0f + t) + 0.5f * x * (1.0f - t * t) * SQRT_2_OVER_PI * (1.0f + 3.0f * 0.044715f * x * x);
 }
 
 /* The f32 unary ops: expression of a (and alpha, beta). */
 #define UNARY_F32(X)                                                        \
     X(OP_NEG, -a)                                                           \
-    X(OP_EXP, expf(a))                                                      \
+    X(OP_EXP, pmx_expf(a))                                                    \
     X(OP_LOG, logf(a))                                                      \
     X(OP_SQRT, sqrtf(a))                                                    \
     X(OP_RELU, (a > 0.0f || a != a) ? a : 0.0f)                             \
     X(OP_GELU, 0.5f * a * (1.0f + erff(a * INV_SQRT_2)))                    \
-    X(OP_GELU_TANH, 0.5f * a * (1.0f + tanhf(SQRT_2_OVER_PI * (a + 0.044715f * a * a * a)))) \
+    X(OP_GELU_TANH, 0.5f * a * (1.0f + pmx_tanhf(SQRT_2_OVER_PI * (a + 0.044715f * a * a * a)))) \
     X(OP_SIGMOID, sigmoidf(a))                                              \
-    X(OP_TANH, tanhf(a))                                                    \
+    X(OP_TANH, pmx_tanhf(a))                                                  \
     X(OP_ABS, fabsf(a))                                                     \
     X(OP_AFFINE, a * alpha + beta)                                          \
     X(OP_POW_SCALAR, powf(a, alpha))                                        \
@@ -264,10 +264,14 @@ static void run_row(const int64_t *d, int64_t first, int64_t len, const int64_t 
         const char *c = PMX_PTR(d, 5, const char) + o0 * dtype_size(dtype);
         const float *t = PMX_PTR(d, 6, const float) + o1;
         const float *f = PMX_PTR(d, 7, const float) + o2;
-        int64_t cs = dtype_size(dtype);
-        for (int64_t i = 0; i < len; i++) {
-            double cv = load_as_double(c + i * s0 * cs, dtype);
-            o[i * so] = cv != 0 ? t[i * s1] : f[i * s2];
+        /* the condition's dtype chosen once per row, not per element */
+        switch (dtype) {
+#define WHERE_ROW(T) for (int64_t i = 0; i < len; i++) o[i * so] = ((const T *) c)[i * s0] != 0 ? t[i * s1] : f[i * s2]; break;
+            case PMX_I32: WHERE_ROW(int32_t)
+            case PMX_I64: WHERE_ROW(int64_t)
+            case PMX_F16: WHERE_ROW(_Float16)
+            default: WHERE_ROW(float)
+#undef WHERE_ROW
         }
     }
 }
