@@ -7,7 +7,7 @@
  *
  * Descriptor (8-byte words):
  *   0 op   1 ndim   2 n (elements)   3 dtype (COPY/FILL/ARANGE: the elements'; CAST: src | dst << 8;
- *   WHERE: the condition's)   4 out   5 in0   6 in1   7 in2   8 alpha (double)   9 beta (double)
+ *   WHERE: the condition's; binary ops: PMX_I32 or PMX_I64 for integer operands, else 0 for f32)   4 out   5 in0   6 in1   7 in2   8 alpha (double)   9 beta (double)
  *   then, for ndim = nd: shape[nd], out strides[nd], in0 strides[nd], in1 strides[nd], in2 strides[nd]
  *   (from word 10; 10 + 5 nd words in all)
  *
@@ -206,6 +206,32 @@ static void copy_row(int64_t len, int64_t size, char *o, int64_t so, const char 
     }
 }
 
+/*
+ * Integer binary ops (dtype word PMX_I32 or PMX_I64, every operand that dtype): add, subtract and
+ * multiply wrap in two's complement (in unsigned arithmetic, where C's signed overflow is undefined;
+ * Java's long and int arithmetic wrap the same way), max and min, and comparisons giving 1 or 0.
+ * The frontend sends no other op on integers here (division and pow compute in a floating type).
+ */
+#define INTEGER_BINARY_F(NAME, T, U)                                                                      \
+    static void NAME(int op, int64_t len, T *o, int64_t so, const T *x, int64_t sx, const T *y, int64_t sy) {  \
+        switch (op) {                                                                                     \
+        case OP_ADD: for (int64_t i = 0; i < len; i++) o[i * so] = (T) ((U) x[i * sx] + (U) y[i * sy]); break; \
+        case OP_SUB: for (int64_t i = 0; i < len; i++) o[i * so] = (T) ((U) x[i * sx] - (U) y[i * sy]); break; \
+        case OP_MUL: for (int64_t i = 0; i < len; i++) o[i * so] = (T) ((U) x[i * sx] * (U) y[i * sy]); break; \
+        case OP_MAXIMUM: for (int64_t i = 0; i < len; i++) { T a = x[i * sx], b = y[i * sy]; o[i * so] = a > b ? a : b; } break; \
+        case OP_MINIMUM: for (int64_t i = 0; i < len; i++) { T a = x[i * sx], b = y[i * sy]; o[i * so] = a < b ? a : b; } break; \
+        case OP_GT: for (int64_t i = 0; i < len; i++) o[i * so] = x[i * sx] > y[i * sy]; break;          \
+        case OP_GE: for (int64_t i = 0; i < len; i++) o[i * so] = x[i * sx] >= y[i * sy]; break;         \
+        case OP_LT: for (int64_t i = 0; i < len; i++) o[i * so] = x[i * sx] < y[i * sy]; break;          \
+        case OP_LE: for (int64_t i = 0; i < len; i++) o[i * so] = x[i * sx] <= y[i * sy]; break;         \
+        case OP_EQ: for (int64_t i = 0; i < len; i++) o[i * so] = x[i * sx] == y[i * sy]; break;         \
+        case OP_NE: for (int64_t i = 0; i < len; i++) o[i * so] = x[i * sx] != y[i * sy]; break;         \
+        }                                                                                                 \
+    }
+INTEGER_BINARY_F(integer_binary_i64, int64_t, uint64_t)
+INTEGER_BINARY_F(integer_binary_i32, int32_t, uint32_t)
+#undef INTEGER_BINARY_F
+
 /* One run of `len` elements starting at flattened index `first` (for ARANGE). */
 static void run_row(const int64_t *d, int64_t first, int64_t len, const int64_t *off) {
     int op = (int) d[0];
@@ -246,6 +272,16 @@ static void run_row(const int64_t *d, int64_t first, int64_t len, const int64_t 
                 for (int64_t i = 0; i < len; i++)
                     store_double(o + i * so * dtype_size(dst), dst, load_as_double(x + i * s0 * dtype_size(src), src));
             }
+        }
+        return;
+    }
+    if (op >= OP_ADD && op < OP_WHERE && is_integer(dtype)) {
+        if (dtype == PMX_I64) {
+            integer_binary_i64(op, len, PMX_PTR(d, 4, int64_t) + oo, so, PMX_PTR(d, 5, const int64_t) + o0, s0,
+                               PMX_PTR(d, 6, const int64_t) + o1, s1);
+        } else {
+            integer_binary_i32(op, len, PMX_PTR(d, 4, int32_t) + oo, so, PMX_PTR(d, 5, const int32_t) + o0, s0,
+                               PMX_PTR(d, 6, const int32_t) + o1, s1);
         }
         return;
     }
