@@ -98,14 +98,18 @@ final class Lowering {
 
     private static boolean binaryScalar(Kernel.BinaryScalar k, Recorder r) {
         Operand out = k.out(), a = k.a();
-        if (!allF32(out, a)) return false;
+        boolean integers = integerNative(k.op(), out, a, a);
+        if (!integers && !allF32(out, a)) return false;
         Dims d = Dims.of(out.shape(), out.strides(), a.strides());
         if (d.rank() > Descriptor.MAX_DIMS) return false;
         int rank = d.rank();
         Descriptor w = r.descriptor(Descriptor.elementwiseWords(rank));
         int spare = Descriptor.elementwiseWords(rank) - 1;
-        w.putFloat(spare, (float) k.scalar());
-        header(w, code(k.op()), 0, d, out, a, null, null);
+        // the scalar converted to a's dtype as the reference stores it (Java's narrowing casts); an
+        // I32 is the low half of the little-endian word
+        if (!integers) w.putFloat(spare, (float) k.scalar());
+        else w.put(spare, a.dtype() == DType.I64 ? (long) k.scalar() : (int) k.scalar());
+        header(w, code(k.op()), integers ? Descriptor.dtype(a.dtype()) : 0, d, out, a, null, null);
         w.put(6, w.addressOf(spare));
         for (int j = 0; j < rank; j++) w.put(10 + 3 * rank + j, 0); // the scalar: stride 0 everywhere
         for (int j = 0; j < rank; j++) w.put(10 + 4 * rank + j, 0);

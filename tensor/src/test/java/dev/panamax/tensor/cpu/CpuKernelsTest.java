@@ -172,6 +172,8 @@ class CpuKernelsTest {
                 check(cpu, t, new int[] {3, 4}, out -> new Kernel.Binary(op, out, a, rowB), 0);
                 check(cpu, t, new int[] {3, 4}, out -> new Kernel.Binary(op, out, edges, a), 0);
                 check(cpu, t, new int[] {3, 4}, out -> new Kernel.Binary(op, out, edges, edges), 0);
+                check(cpu, t, new int[] {3, 4}, out -> new Kernel.BinaryScalar(op, out, edges, 3), 0);
+                check(cpu, t, new int[] {3, 4}, out -> new Kernel.BinaryScalar(op, out, a, -2.75), 0);
             }
             assertEquals(before, cpu.counters().get("fallbacks"), t + ": every op native");
         }
