@@ -7,7 +7,7 @@
  *
  * Descriptor (8-byte words):
  *   0 op   1 ndim   2 n (elements)   3 dtype (COPY/FILL/ARANGE: the elements'; CAST: src | dst << 8;
- *   WHERE: the condition's)   4 out   5 in0   6 in1   7 in2   8 alpha (double)   9 beta (double)
+ *   WHERE: the condition's; binary ops: PMX_I32 or PMX_I64 for integer operands, else 0 for f32)   4 out   5 in0   6 in1   7 in2   8 alpha (double)   9 beta (double)
  *   then, for ndim = nd: shape[nd], out strides[nd], in0 strides[nd], in1 strides[nd], in2 strides[nd]
  *   (from word 10; 10 + 5 nd words in all)
  *
@@ -15,6 +15,7 @@
  */
 #include "pmx_tensor.h"
 #include "walk.h"
+#include "vmath.h"
 #include <math.h>
 #include <string.h>
 
@@ -38,28 +39,27 @@ enum {
 #define INV_SQRT_2PI 0.3989422804014327f
 
 static inline float sigmoidf(float x) {
-    if (x >= 0) return 1.0f / (1.0f + expf(-x));
-    float e = expf(x);
-    return e / (1.0f + e);
+    float e = pmx_expf(x >= 0 ? -x : x);
+    return x >= 0 ? 1.0f / (1.0f + e) : e / (1.0f + e);
 }
 
 static inline float gelu_tanh_grad(float x) {
     float u = SQRT_2_OVER_PI * (x + 0.044715f * x * x * x);
-    float t = tanhf(u);
+    float t = pmx_tanhf(u);
     return 0.5f * (1.0f + t) + 0.5f * x * (1.0f - t * t) * SQRT_2_OVER_PI * (1.0f + 3.0f * 0.044715f * x * x);
 }
 
 /* The f32 unary ops: expression of a (and alpha, beta). */
 #define UNARY_F32(X)                                                        \
     X(OP_NEG, -a)                                                           \
-    X(OP_EXP, expf(a))                                                      \
+    X(OP_EXP, pmx_expf(a))                                                    \
     X(OP_LOG, logf(a))                                                      \
     X(OP_SQRT, sqrtf(a))                                                    \
     X(OP_RELU, (a > 0.0f || a != a) ? a : 0.0f)                             \
     X(OP_GELU, 0.5f * a * (1.0f + erff(a * INV_SQRT_2)))                    \
-    X(OP_GELU_TANH, 0.5f * a * (1.0f + tanhf(SQRT_2_OVER_PI * (a + 0.044715f * a * a * a)))) \
+    X(OP_GELU_TANH, 0.5f * a * (1.0f + pmx_tanhf(SQRT_2_OVER_PI * (a + 0.044715f * a * a * a)))) \
     X(OP_SIGMOID, sigmoidf(a))                                              \
-    X(OP_TANH, tanhf(a))                                                    \
+    X(OP_TANH, pmx_tanhf(a))                                                  \
     X(OP_ABS, fabsf(a))                                                     \
     X(OP_AFFINE, a * alpha + beta)                                          \
     X(OP_POW_SCALAR, powf(a, alpha))                                        \
@@ -206,6 +206,32 @@ static void copy_row(int64_t len, int64_t size, char *o, int64_t so, const char 
     }
 }
 
+/*
+ * Integer binary ops (dtype word PMX_I32 or PMX_I64, every operand that dtype): add, subtract and
+ * multiply wrap in two's complement (in unsigned arithmetic, where C's signed overflow is undefined;
+ * Java's long and int arithmetic wrap the same way), max and min, and comparisons giving 1 or 0.
+ * The frontend sends no other op on integers here (division and pow compute in a floating type).
+ */
+#define INTEGER_BINARY_F(NAME, T, U)                                                                      \
+    static void NAME(int op, int64_t len, T *o, int64_t so, const T *x, int64_t sx, const T *y, int64_t sy) {  \
+        switch (op) {                                                                                     \
+        case OP_ADD: for (int64_t i = 0; i < len; i++) o[i * so] = (T) ((U) x[i * sx] + (U) y[i * sy]); break; \
+        case OP_SUB: for (int64_t i = 0; i < len; i++) o[i * so] = (T) ((U) x[i * sx] - (U) y[i * sy]); break; \
+        case OP_MUL: for (int64_t i = 0; i < len; i++) o[i * so] = (T) ((U) x[i * sx] * (U) y[i * sy]); break; \
+        case OP_MAXIMUM: for (int64_t i = 0; i < len; i++) { T a = x[i * sx], b = y[i * sy]; o[i * so] = a > b ? a : b; } break; \
+        case OP_MINIMUM: for (int64_t i = 0; i < len; i++) { T a = x[i * sx], b = y[i * sy]; o[i * so] = a < b ? a : b; } break; \
+        case OP_GT: for (int64_t i = 0; i < len; i++) o[i * so] = x[i * sx] > y[i * sy]; break;          \
+        case OP_GE: for (int64_t i = 0; i < len; i++) o[i * so] = x[i * sx] >= y[i * sy]; break;         \
+        case OP_LT: for (int64_t i = 0; i < len; i++) o[i * so] = x[i * sx] < y[i * sy]; break;          \
+        case OP_LE: for (int64_t i = 0; i < len; i++) o[i * so] = x[i * sx] <= y[i * sy]; break;         \
+        case OP_EQ: for (int64_t i = 0; i < len; i++) o[i * so] = x[i * sx] == y[i * sy]; break;         \
+        case OP_NE: for (int64_t i = 0; i < len; i++) o[i * so] = x[i * sx] != y[i * sy]; break;         \
+        }                                                                                                 \
+    }
+INTEGER_BINARY_F(integer_binary_i64, int64_t, uint64_t)
+INTEGER_BINARY_F(integer_binary_i32, int32_t, uint32_t)
+#undef INTEGER_BINARY_F
+
 /* One run of `len` elements starting at flattened index `first` (for ARANGE). */
 static void run_row(const int64_t *d, int64_t first, int64_t len, const int64_t *off) {
     int op = (int) d[0];
@@ -249,6 +275,16 @@ static void run_row(const int64_t *d, int64_t first, int64_t len, const int64_t 
         }
         return;
     }
+    if (op >= OP_ADD && op < OP_WHERE && is_integer(dtype)) {
+        if (dtype == PMX_I64) {
+            integer_binary_i64(op, len, PMX_PTR(d, 4, int64_t) + oo, so, PMX_PTR(d, 5, const int64_t) + o0, s0,
+                               PMX_PTR(d, 6, const int64_t) + o1, s1);
+        } else {
+            integer_binary_i32(op, len, PMX_PTR(d, 4, int32_t) + oo, so, PMX_PTR(d, 5, const int32_t) + o0, s0,
+                               PMX_PTR(d, 6, const int32_t) + o1, s1);
+        }
+        return;
+    }
     float *o = PMX_PTR(d, 4, float) + oo;
     const float *x = PMX_PTR(d, 5, const float) + o0;
     if (op < OP_ADD) {
@@ -264,10 +300,14 @@ static void run_row(const int64_t *d, int64_t first, int64_t len, const int64_t 
         const char *c = PMX_PTR(d, 5, const char) + o0 * dtype_size(dtype);
         const float *t = PMX_PTR(d, 6, const float) + o1;
         const float *f = PMX_PTR(d, 7, const float) + o2;
-        int64_t cs = dtype_size(dtype);
-        for (int64_t i = 0; i < len; i++) {
-            double cv = load_as_double(c + i * s0 * cs, dtype);
-            o[i * so] = cv != 0 ? t[i * s1] : f[i * s2];
+        /* the condition's dtype chosen once per row, not per element */
+        switch (dtype) {
+#define WHERE_ROW(T) for (int64_t i = 0; i < len; i++) o[i * so] = ((const T *) c)[i * s0] != 0 ? t[i * s1] : f[i * s2]; break;
+            case PMX_I32: WHERE_ROW(int32_t)
+            case PMX_I64: WHERE_ROW(int64_t)
+            case PMX_F16: WHERE_ROW(_Float16)
+            default: WHERE_ROW(float)
+#undef WHERE_ROW
         }
     }
 }

@@ -16,6 +16,27 @@ static int64_t index_at(const int64_t *d, int64_t i) {
     return d[4] == PMX_I32 ? PMX_PTR(d, 5, const int32_t)[i] : PMX_PTR(d, 5, const int64_t)[i];
 }
 
+/* inner == 1: select copies 4-byte elements; scatter-add adds f32 (serially for the outer rows a thread owns) */
+#define INDEX_ROWS_F(NAME, T)                                                                                   \
+    static void NAME(int op, const T *idx, int64_t n, int64_t outer, int64_t v, char *table, char *gathered, int nth) { \
+        if (op == 0) {                                                                                          \
+            const int32_t *src = (const int32_t *) table;                                                       \
+            int32_t *dst = (int32_t *) gathered;                                                                \
+            _Pragma("omp parallel for num_threads(nth) schedule(static) if (nth > 1)")                          \
+            for (int64_t o = 0; o < outer; o++)                                                                 \
+                for (int64_t i = 0; i < n; i++) dst[o * n + i] = src[o * v + idx[i]];                          \
+        } else {                                                                                                \
+            float *dst = (float *) table;                                                                       \
+            const float *src = (const float *) gathered;                                                        \
+            _Pragma("omp parallel for num_threads(outer >= nth ? nth : 1) schedule(static) if (nth > 1)")       \
+            for (int64_t o = 0; o < outer; o++)                                                                 \
+                for (int64_t i = 0; i < n; i++) dst[o * v + idx[i]] += src[o * n + i];                         \
+        }                                                                                                       \
+    }
+INDEX_ROWS_F(index_rows_i32, int32_t)
+INDEX_ROWS_F(index_rows_i64, int64_t)
+#undef INDEX_ROWS_F
+
 PMX_KERNEL(index) {
     int op = (int) d[0];
     int64_t outer = d[1], v = d[2], inner = d[3], n = d[6];
@@ -25,6 +46,13 @@ PMX_KERNEL(index) {
     }
     char *table = PMX_PTR(d, 7, char), *gathered = PMX_PTR(d, 8, char);
     int nth = pmx_threads_for(outer * n * inner, PMX_GRAIN_GATHER);
+    if (inner == 1 && (op == 1 || d[9] == 4)) {
+        /* one 4-byte element per index (an im2col's or a pool's windows): a plain loop, the index
+           dtype chosen once, where a memcpy and a division per element cost several times the move */
+        if (d[4] == PMX_I32) index_rows_i32(op, PMX_PTR(d, 5, const int32_t), n, outer, v, table, gathered, nth);
+        else index_rows_i64(op, PMX_PTR(d, 5, const int64_t), n, outer, v, table, gathered, nth);
+        return 0;
+    }
     if (op == 0) {
         int64_t row = inner * d[9];
 #pragma omp parallel for num_threads(nth) schedule(static) if (nth > 1)

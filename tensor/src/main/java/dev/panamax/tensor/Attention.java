@@ -57,9 +57,10 @@ final class Attention {
         double factor = scale != null ? scale : 1 / Math.sqrt(e);
         if (Double.isNaN(factor)) throw TensorException.of(OP, "scale is NaN; expected a number (or null for 1/sqrt(E))", q, k, v);
 
-        Tensor scores = q.matmul(k.transpose(-2, -1)).mul(factor);
+        // the scale applied to the queries, (..., L, E), rather than to the scores, (..., L, S): one
+        // pass over the smaller tensor, forward and backward, for the same product up to rounding
+        Tensor scores = q.mul(factor).matmul(k.transpose(-2, -1));
         if (q.dtype() == DType.F16) scores = scores.cast(DType.F32); // softmax statistics in f32, as Composite.softmax
-        boolean masked = causal || mask != null;
         if (causal) {
             // f32 positions (exact below 2^24) compare natively, so a captured step (StepCapture) can hold the mask
             Tensor rows = Creation.arange(q.backend, DType.F32, 0, l, 1).reshape(l, 1);
@@ -68,7 +69,8 @@ final class Attention {
         } else if (mask != null) {
             scores = mask.dtype().isFloating() ? scores.add(mask.cast(scores.dtype())) : excluded(scores, mask);
         }
-        Tensor weights = masked ? safeSoftmax(scores) : scores.softmax(-1);
+        // a causal row always attends to key 0, so only a mask can leave a row with nothing to attend to
+        Tensor weights = mask != null ? safeSoftmax(scores) : scores.softmax(-1);
         return weights.cast(q.dtype()).matmul(v);
     }
 

@@ -5,6 +5,7 @@ import dev.panamax.tensor.Tensor;
 import dev.panamax.tensor.TensorScope;
 import dev.panamax.tensor.nn.Gpt;
 import dev.panamax.tensor.nn.GptConfig;
+import dev.panamax.tensor.nn.KvCache;
 import dev.panamax.tensor.optim.Adam;
 import dev.panamax.tensor.optim.Gradients;
 
@@ -14,8 +15,8 @@ import java.util.SplittableRandom;
  * The transformer demo's model, as {@code peers.py} builds it in PyTorch: a {@link Gpt} of vocabulary
  * 62, context 128, dim 128, 4 heads, 2 layers, trained with AdamW (lr 3e-3, weight decay 0.01, the
  * gradients clipped to global norm 1) on one fixed batch of seeded random token windows, and
- * generating greedily at batch 1 by running the model over the whole window again for every token
- * (no key/value cache).
+ * generating greedily at batch 1 with a key/value cache ({@link #generate}; {@link #generateWithoutCache}
+ * runs the whole window again for every token, as PyTorch's side does).
  *
  * <pre>{@code
  * try (var gpt = new GptWorkload(32)) { gpt.step(); gpt.generate(32); }
@@ -68,10 +69,40 @@ final class GptWorkload implements AutoCloseable {
 
     /**
      * Generates {@code count} tokens after the prompt at batch 1, greedily (the last position's
-     * argmax), each token running the model over the whole window so far; returns the last token.
+     * argmax), with a key/value cache ({@link Gpt#forwardIncremental}): the first token runs the
+     * prompt's positions, each later one only its own position against the cached keys and values
+     * (once the window would slide past the context length, the cache restarts from the window, as
+     * the demo does); returns the last token. The cache is made per call, inside the timing.
      */
     long generate(int count) {
         if (count < 1) throw new IllegalArgumentException("GptWorkload.generate(count=" + count + "): expected at least 1 token");
+        int context = CONFIG.contextLength(), v = CONFIG.vocabSize();
+        long[] tokens = java.util.Arrays.copyOf(prompt, PROMPT + count);
+        try (var _ = Autograd.noGrad(); KvCache cache = gpt.newCache(1)) {
+            int cacheStart = 0;                // tokens[cacheStart + p] sits at cached position p
+            for (int i = PROMPT; i < tokens.length; i++) {
+                int from = Math.max(0, i - context);
+                if (from != cacheStart) {
+                    cache.clear();
+                    cacheStart = from;
+                }
+                long[] fresh = java.util.Arrays.copyOfRange(tokens, cacheStart + cache.length(), i);
+                try (var _ = TensorScope.open()) {
+                    Tensor logits = gpt.forwardIncremental(Tensor.of(fresh, 1, fresh.length), cache)
+                            .slice(1, fresh.length - 1, fresh.length).reshape(v);
+                    tokens[i] = logits.argmax(0).toLongArray()[0];
+                }
+            }
+        }
+        return tokens[tokens.length - 1];
+    }
+
+    /**
+     * {@link #generate} without the cache: each token runs the model over the whole window so far
+     * (what PyTorch's side does); the same tokens, up to float rounding.
+     */
+    long generateWithoutCache(int count) {
+        if (count < 1) throw new IllegalArgumentException("GptWorkload.generateWithoutCache(count=" + count + "): expected at least 1 token");
         int context = CONFIG.contextLength(), v = CONFIG.vocabSize();
         long[] tokens = java.util.Arrays.copyOf(prompt, PROMPT + count);
         try (var _ = Autograd.noGrad()) {

@@ -15,13 +15,14 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Where a training step's time goes, kernel by kernel: the spiral step and the big step run on a
+ * Where a training step's time goes, kernel by kernel: the spiral step, the big step, the transformer
+ * demo's step ({@code gpt}) and generation ({@code gptgen}) and the CNN demo's step ({@code cnn}) run on a
  * backend that hands each kernel to an eager {@code cpu} backend (one crossing per kernel) and times
  * it in the thread's CPU time, grouped by kernel kind, op and output shape. A diagnostic, not a
  * figure of the suite: the per-kernel crossing is included in every row.
  *
  * <pre>{@code
- * java -cp bench/target/panamax-bench.jar dev.panamax.bench.tensor.KernelProfile [spiral|big] [steps]
+ * java -cp bench/target/panamax-bench.jar dev.panamax.bench.tensor.KernelProfile [spiral|big|gpt|gptgen|cnn] [steps]
  * }</pre>
  */
 public final class KernelProfile {
@@ -87,13 +88,44 @@ public final class KernelProfile {
 
     /** Steps on a lazy cpu backend, for a sampling profiler: {@code KernelProfile spiral 20000 lazy}. */
     private static void lazy(String which, int steps) {
-        try (var _ = Backends.using(new CpuBackend(true, 1024));
-             var step = which.equals("big") ? new MlpStep(1024, 784, 1024, 1024, 10) : new MlpStep(256, 2, 256, 256, 3)) {
+        try (var _ = Backends.using(new CpuBackend(true, 1024)); var step = workload(which)) {
             for (int i = 0; i < steps / 10; i++) step.step();
             long t = THREADS.getCurrentThreadCpuTime();
             for (int i = 0; i < steps; i++) step.step();
             System.out.printf("%s step: %.3f ms CPU per step (lazy)%n", which, (THREADS.getCurrentThreadCpuTime() - t) / 1e6 / steps);
         }
+    }
+
+    /** One step of the named workload: the spiral or big MLP step, the transformer demo's step, its KV-cache generation, or the CNN demo's step. */
+    private interface Workload extends AutoCloseable {
+        void step();
+
+        @Override
+        void close();
+    }
+
+    private static Workload workload(String which) {
+        return switch (which) {
+            case "big" -> wrap(new MlpStep(1024, 784, 1024, 1024, 10), MlpStep::step, MlpStep::close);
+            case "gpt" -> wrap(new GptWorkload(ModelFigures.GPT_BATCH), GptWorkload::step, GptWorkload::close);
+            case "gptgen" -> wrap(new GptWorkload(1), g -> g.generate(16), GptWorkload::close);
+            case "cnn" -> wrap(new CnnStep(ModelFigures.CNN_BATCH), CnnStep::step, CnnStep::close);
+            default -> wrap(new MlpStep(256, 2, 256, 256, 3), MlpStep::step, MlpStep::close);
+        };
+    }
+
+    private static <T> Workload wrap(T t, java.util.function.Consumer<T> step, java.util.function.Consumer<T> close) {
+        return new Workload() {
+            @Override
+            public void step() {
+                step.accept(t);
+            }
+
+            @Override
+            public void close() {
+                close.accept(t);
+            }
+        };
     }
 
     public static void main(String[] args) {
@@ -104,7 +136,7 @@ public final class KernelProfile {
             return;
         }
         Timing timing = new Timing();
-        try (var _ = Backends.using(timing); var step = which.equals("big") ? new MlpStep(1024, 784, 1024, 1024, 10) : new MlpStep(256, 2, 256, 256, 3)) {
+        try (var _ = Backends.using(timing); var step = workload(which)) {
             for (int i = 0; i < Math.max(3, steps / 10); i++) step.step();
             timing.on = true;
             long t = THREADS.getCurrentThreadCpuTime();

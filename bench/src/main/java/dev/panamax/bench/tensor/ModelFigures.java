@@ -15,8 +15,10 @@ import java.util.function.ToDoubleFunction;
  * The demos' models on the cpu backend beside PyTorch CPU (eager) at 1 to N threads (N: at most 2,
  * the available processors, or {@code -Dpanamax.bench.models.threads}): the transformer demo's
  * training step at batch 32 ({@link GptWorkload}: forward, cross-entropy, backward, clipping, AdamW),
- * its greedy generation at batch 1 (the whole window run again for every token on both sides: neither
- * has a key/value cache) and the CNN demo's training step at its batch of 32 ({@link CnnStep}). One
+ * its greedy generation at batch 1 (Panamax with its key/value cache, {@link GptWorkload#generate}:
+ * the prompt's positions once, then one position per token; PyTorch eager running the whole window
+ * again for every token, as {@code nn.MultiheadAttention} keeps no cache) and the CNN demo's
+ * training step at its batch of 32 ({@link CnnStep}). One
  * PyTorch child per thread count; every round runs each thread count in turn on both sides (the order
  * rotating from round to round). Figures per thread count {@code T}: {@code tensor.threadsT.gpt.step.ms},
  * {@code tensor.threadsT.gpt.generate.tokensPerS}, {@code tensor.threadsT.cnn.step.ms}, the same

@@ -29,6 +29,15 @@ class ModelWorkloadsTest {
     }
 
     @Test
+    void generationWithTheCacheGivesTheTokensOfTheWholeWindowRunAgain() {
+        try (var gpt = new GptWorkload(1)) {
+            assertEquals(gpt.generateWithoutCache(4), gpt.generate(4), "within the context");
+            // 96 + 40 tokens pass the context of 128: the cache restarts from the sliding window
+            assertEquals(gpt.generateWithoutCache(40), gpt.generate(40), "past the context");
+        }
+    }
+
+    @Test
     void theCnnStepLearnsItsFixedBatch() {
         try (var cnn = new CnnStep(8)) {
             double first = cnn.step(), last = first;

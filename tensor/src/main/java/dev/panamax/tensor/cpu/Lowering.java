@@ -14,7 +14,8 @@ import dev.panamax.tensor.spi.UnaryOp;
  * backend hands to the reference implementation), so the caller can fall back.
  *
  * <p>Native coverage: fill and copy/cast of every dtype; unary, binary, scalar and where arithmetic
- * on f32 over any strides and broadcasts; reductions of f32 along any axis of a strided input;
+ * on f32 over any strides and broadcasts; binary add, subtract, multiply, max, min and comparisons
+ * on I32 and I64; reductions of f32 along any axis of a strided input;
  * f32 batched matmul whose matrices are row- or column-major (any other layout is copied first);
  * index select of any dtype and index add of f32 on contiguous operands; the fused Adam update on
  * contiguous f32 operands and cross-entropy of f32 logits in any layout.
@@ -86,24 +87,29 @@ final class Lowering {
 
     private static boolean binary(Kernel.Binary k, Recorder r) {
         Operand out = k.out(), a = k.a(), b = k.b();
-        if (!allF32(out, a, b)) return false;
+        boolean integers = integerNative(k.op(), out, a, b);
+        if (!integers && !allF32(out, a, b)) return false;
         Dims d = Dims.of(out.shape(), out.strides(), a.strides(), b.strides());
         if (d.rank() > Descriptor.MAX_DIMS) return false;
-        Descriptor w = elementwise(r, code(k.op()), 0, d, out, a, b, null);
+        Descriptor w = elementwise(r, code(k.op()), integers ? Descriptor.dtype(a.dtype()) : 0, d, out, a, b, null);
         r.submit(CpuKernel.ELEMENTWISE, w, d.elements(), k);
         return true;
     }
 
     private static boolean binaryScalar(Kernel.BinaryScalar k, Recorder r) {
         Operand out = k.out(), a = k.a();
-        if (!allF32(out, a)) return false;
+        boolean integers = integerNative(k.op(), out, a, a);
+        if (!integers && !allF32(out, a)) return false;
         Dims d = Dims.of(out.shape(), out.strides(), a.strides());
         if (d.rank() > Descriptor.MAX_DIMS) return false;
         int rank = d.rank();
         Descriptor w = r.descriptor(Descriptor.elementwiseWords(rank));
         int spare = Descriptor.elementwiseWords(rank) - 1;
-        w.putFloat(spare, (float) k.scalar());
-        header(w, code(k.op()), 0, d, out, a, null, null);
+        // the scalar converted to a's dtype as the reference stores it (Java's narrowing casts); an
+        // I32 is the low half of the little-endian word
+        if (!integers) w.putFloat(spare, (float) k.scalar());
+        else w.put(spare, a.dtype() == DType.I64 ? (long) k.scalar() : (int) k.scalar());
+        header(w, code(k.op()), integers ? Descriptor.dtype(a.dtype()) : 0, d, out, a, null, null);
         w.put(6, w.addressOf(spare));
         for (int j = 0; j < rank; j++) w.put(10 + 3 * rank + j, 0); // the scalar: stride 0 everywhere
         for (int j = 0; j < rank; j++) w.put(10 + 4 * rank + j, 0);
@@ -141,6 +147,20 @@ final class Lowering {
         w.putDouble(8, 0).putDouble(9, 0);
         long[] words = d.words();
         for (int i = 0; i < words.length; i++) w.put(10 + i, words[i]);
+    }
+
+    /**
+     * Whether the native kernel takes this op on integers: every operand one of I32 or I64, and an op
+     * whose integer result is exact (wrapping add, subtract, multiply; max, min, comparisons), not
+     * division or pow.
+     */
+    private static boolean integerNative(BinaryOp op, Operand out, Operand a, Operand b) {
+        DType t = a.dtype();
+        if ((t != DType.I32 && t != DType.I64) || b.dtype() != t || out.dtype() != t) return false;
+        return switch (op) {
+            case ADD, SUB, MUL, MAX, MIN, EQ, NE, LT, LE, GT, GE -> true;
+            case DIV, POW, RELU_BACKWARD -> false;
+        };
     }
 
     private static int code(BinaryOp op) {

@@ -5,7 +5,8 @@
 /// `threads.c` for the budget), built by the module's Maven build through `make/shared-library.mk`
 /// into `libpanamax_tensor.so` (baseline x86-64, `-O3 -fopenmp`; the contiguous elementwise and
 /// reduction loops are compiled twice with `target_clones("avx2", "default")` and picked by the CPU at
-/// load time), linked against `libgomp.so.1` and `libopenblas.so.0`, and bundled in the jar
+/// load time; `vmath.h` gives them exp and tanh as branch-free polynomials, within a few ulp, that gcc
+/// vectorizes where glibc's are one call per element), linked against `libgomp.so.1` and `libopenblas.so.0`, and bundled in the jar
 /// (`BundledNatives`).
 ///
 /// **One kernel shape.** Every kernel is `int64_t pmx_t_NAME(void *descriptor)`: Java writes a
@@ -29,8 +30,10 @@
 /// broadcast scalar (stride 0) has its own loop. Reductions take a strided input along any axis; when
 /// the reduced axis is not innermost and the rows are contiguous, a sum adds whole rows. Matmul reads
 /// each matrix as row- or column-major (a transposed view is sgemm's transpose flag, a batch stride of 0
-/// shares one matrix) and copies only a layout that is neither. What is not native (arithmetic on
-/// integer and f16 tensors, index operations on non-contiguous operands) runs on the reference
+/// shares one matrix) and copies only a layout that is neither. Add, subtract, multiply, max, min and
+/// the comparisons also run natively on I32 and I64 (wrapping as Java's arithmetic does: a causal
+/// mask's position comparison, a max pool's choice of element). What is not native (integer division,
+/// arithmetic on f16 tensors, index operations on non-contiguous operands) runs on the reference
 /// implementation after the recording is flushed, counted as `fallbacks`; results never depend on
 /// what is native, and the backend contract (`BackendContract`, subclassed lazy and eager) checks every
 /// op against the reference.

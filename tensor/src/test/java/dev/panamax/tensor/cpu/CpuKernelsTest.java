@@ -141,12 +141,42 @@ class CpuKernelsTest {
     }
 
     @Test
-    void integerArithmeticRunsOnTheReferenceImplementation() {
+    void integerDivisionRunsOnTheReferenceImplementation() {
         CpuBackend cpu = backend(true);
         Operand a = random(DType.I64, 6), b = random(DType.I64, 6);
+        for (long i = 0; i < 6; i++) HostStorage.of(b.storage()).segment().setAtIndex(ValueLayout.JAVA_LONG, i, 1 + i);
         long before = cpu.counters().get("fallbacks");
-        check(cpu, DType.I64, new int[] {6}, out -> new Kernel.Binary(BinaryOp.MUL, out, a, b), 0);
+        check(cpu, DType.I64, new int[] {6}, out -> new Kernel.Binary(BinaryOp.DIV, out, a, b), 0);
         assertEquals(before + 1, cpu.counters().get("fallbacks"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void integerArithmeticAndComparisonsRunNativelyAndWrapAsJava(boolean lazy) {
+        CpuBackend cpu = backend(lazy);
+        for (DType t : new DType[] {DType.I32, DType.I64}) {
+            Operand a = random(t, 3, 4);
+            Operand row = random(t, 4);
+            Operand rowB = view(row, new int[] {3, 4}, new long[] {0, 1}, 0);
+            // the extremes of the dtype: add, subtract and multiply wrap in two's complement
+            Operand edges = contiguous(t, 3, 4);
+            for (long i = 0; i < 12; i++) {
+                long v = i % 3 == 0 ? (t == DType.I32 ? Integer.MAX_VALUE : Long.MAX_VALUE)
+                        : i % 3 == 1 ? (t == DType.I32 ? Integer.MIN_VALUE : Long.MIN_VALUE) : i - 6;
+                if (t == DType.I32) HostStorage.of(edges.storage()).segment().setAtIndex(ValueLayout.JAVA_INT, i, (int) v);
+                else HostStorage.of(edges.storage()).segment().setAtIndex(ValueLayout.JAVA_LONG, i, v);
+            }
+            long before = cpu.counters().get("fallbacks");
+            for (BinaryOp op : BinaryOp.values()) {
+                if (op == BinaryOp.DIV || op == BinaryOp.POW || op == BinaryOp.RELU_BACKWARD) continue;
+                check(cpu, t, new int[] {3, 4}, out -> new Kernel.Binary(op, out, a, rowB), 0);
+                check(cpu, t, new int[] {3, 4}, out -> new Kernel.Binary(op, out, edges, a), 0);
+                check(cpu, t, new int[] {3, 4}, out -> new Kernel.Binary(op, out, edges, edges), 0);
+                check(cpu, t, new int[] {3, 4}, out -> new Kernel.BinaryScalar(op, out, edges, 3), 0);
+                check(cpu, t, new int[] {3, 4}, out -> new Kernel.BinaryScalar(op, out, a, -2.75), 0);
+            }
+            assertEquals(before, cpu.counters().get("fallbacks"), t + ": every op native");
+        }
     }
 
     @ParameterizedTest
