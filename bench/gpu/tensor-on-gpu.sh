@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The tensor suite's device figures (DeviceFigures: the opencl backend beside the cpu backend and
-# PyTorch) on a GPU machine, in one command. It runs from the project root on that machine, with the
+# PyTorch; DeviceModelFigures: the demos' models there) on a GPU machine, in one command. It runs from the project root on that machine, with the
 # pack made here by the GPU pack script with the bench jar as an extra entry:
 #
 #   here:        ../shared/gpu/pack.sh bench/target/panamax-bench.jar       (writes .gpu/, ignored by git)
@@ -84,7 +84,7 @@ cat "$out/machine.txt" >&2
 
 # on-device.sh unpacks the pack, points OCL_ICD_VENDORS at NVIDIA's driver, sets $JAVA and $B, and
 # evaluates the command it is given
-command="\$JAVA ${java_opts[*]@Q} -jar \"\$B/extra/panamax-bench.jar\" tensor --filter DeviceFigures ${size_args[*]-} --json ${out@Q}/tensor-device.json"
+command="\$JAVA ${java_opts[*]@Q} -jar \"\$B/extra/panamax-bench.jar\" tensor --filter '(DeviceFigures|DeviceModelFigures)' ${size_args[*]-} --json ${out@Q}/tensor-device.json"
 timeout "${PANAMAX_BENCH_TIMEOUT:-540}" bash .gpu/on-device.sh "$command" > "$out/tensor-device.txt" 2> >(tee "$out/bench.log" >&2)
 status=$?
 cat "$out/tensor-device.txt"

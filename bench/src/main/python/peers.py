@@ -25,6 +25,9 @@ else "cpu" (PANAMAX_PEER_DEVICE=cpu|cuda overrides it); their figures carry the 
                         each, as bandwidth (3 * 4 * N bytes moved per add)
   dmatmul N REPS     -> torch.DEV.matmulN.TFLOPS: REPS products of N x N f32 (2 N^3 flops each;
                         cuBLAS without TF32 on CUDA)
+  dgpt STEPS         -> torch.DEV.gpt.step.ms: the transformer demo's training step on the peer device
+  dgptgen TOKENS     -> torch.DEV.gpt.generate.tokensPerS: its greedy generation there (no cache)
+  dcnn STEPS         -> torch.DEV.cnn.step.ms: the CNN demo's training step there
 On CUDA every timing starts and ends with torch.cuda.synchronize(), so it covers the work and
 nothing queued before it.
   quit
@@ -248,13 +251,15 @@ class Gpt(torch.nn.Module):
 class GptWorkload:
     """The transformer demo's model and AdamW (lr 3e-3, weight decay 0.01, clipping to norm 1) on one fixed batch."""
 
-    def __init__(self, batch=32):
+    def __init__(self, batch=32, device="cpu"):
         g = torch.Generator().manual_seed(3)
-        self.model = Gpt()
+        self.device = device
+        self.model = Gpt().to(device)
+        self.model.masks = [m.to(device) for m in self.model.masks]
         self.opt = torch.optim.AdamW(self.model.parameters(), lr=3e-3, weight_decay=0.01)
         v, t = self.model.vocab, self.model.context
-        self.inputs = torch.randint(0, v, (batch, t), generator=g)
-        self.targets = torch.randint(0, v, (batch, t), generator=g)
+        self.inputs = torch.randint(0, v, (batch, t), generator=g).to(device)
+        self.targets = torch.randint(0, v, (batch, t), generator=g).to(device)
         self.prompt = torch.randint(0, v, (96,), generator=g).tolist()
         self.step()
         self.generate(2)
@@ -275,7 +280,7 @@ class GptWorkload:
         tokens = list(self.prompt)
         with torch.inference_mode():
             for _ in range(count):
-                window = torch.tensor([tokens[-self.model.context:]])
+                window = torch.tensor([tokens[-self.model.context:]], device=self.device)
                 tokens.append(int(self.model(window)[0, -1].argmax()))
         return tokens[-1]
 
@@ -283,17 +288,17 @@ class GptWorkload:
 class CnnWorkload:
     """The CNN demo's model: conv3x3(8)-bn-relu-pool, conv3x3(16)-bn-relu-pool, linear(256->4); Adam lr 0.01, batch 32 of 16x16 images."""
 
-    def __init__(self, batch=32):
+    def __init__(self, batch=32, device="cpu"):
         g = torch.Generator().manual_seed(4)
         nn = torch.nn
         self.model = nn.Sequential(
             nn.Conv2d(1, 8, 3, 1, 1), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
             nn.Conv2d(8, 16, 3, 1, 1), nn.BatchNorm2d(16), nn.ReLU(), nn.MaxPool2d(2),
-            nn.Flatten(), nn.Linear(16 * 4 * 4, 4))
+            nn.Flatten(), nn.Linear(16 * 4 * 4, 4)).to(device)
         self.model.train()
         self.opt = torch.optim.Adam(self.model.parameters(), lr=0.01)
-        self.x = torch.randn(batch, 1, 16, 16, generator=g)
-        self.y = torch.randint(0, 4, (batch,), generator=g)
+        self.x = torch.randn(batch, 1, 16, 16, generator=g).to(device)
+        self.y = torch.randint(0, 4, (batch,), generator=g).to(device)
         self.step()
 
     def step(self):
@@ -307,16 +312,18 @@ class CnnWorkload:
 _models = {}
 
 
-def model(kind):
-    if kind not in _models:
-        _models[kind] = GptWorkload() if kind == "gpt" else CnnWorkload()
-    return _models[kind]
+def model(kind, device="cpu"):
+    if (kind, device) not in _models:
+        _models[(kind, device)] = GptWorkload(device=device) if kind == "gpt" else CnnWorkload(device=device)
+    return _models[(kind, device)]
 
 
-def ms_per(steps, step):
+def ms_per(steps, step, device="cpu"):
+    device_sync(device)
     t = time.perf_counter_ns()
     for _ in range(steps):
         step()
+    device_sync(device)
     return (time.perf_counter_ns() - t) / steps / 1e6
 
 
@@ -353,9 +360,22 @@ def handle(words):
         t = time.perf_counter_ns()
         model("gpt").generate(n)
         return [{"name": "torch.gpt.generate.tokensPerS", "unit": "tokensPerS", "value": n / ((time.perf_counter_ns() - t) / 1e9)}]
+    if cmd in ("dgpt", "dcnn"):
+        kind = cmd[1:]
+        return [{"name": "torch.%s.%s.step.ms" % (PEER_DEVICE, kind), "unit": "ms",
+                 "value": ms_per(int(words[1]), model(kind, PEER_DEVICE).step, PEER_DEVICE)}]
+    if cmd == "dgptgen":
+        n = int(words[1])
+        gpt = model("gpt", PEER_DEVICE)
+        device_sync(PEER_DEVICE)
+        t = time.perf_counter_ns()
+        gpt.generate(n)
+        device_sync(PEER_DEVICE)
+        return [{"name": "torch.%s.gpt.generate.tokensPerS" % PEER_DEVICE, "unit": "tokensPerS",
+                 "value": n / ((time.perf_counter_ns() - t) / 1e9)}]
     if cmd == "startup":
         return [{"name": "torch.startup.firstOp.ms", "unit": "ms", "value": STARTUP_MS}]
-    raise ValueError("unknown command %r; expected spiral STEPS, big STEPS, add16 N, gpt STEPS, gptgen TOKENS, cnn STEPS, startup or quit" % cmd)
+    raise ValueError("unknown command %r; expected spiral STEPS, big STEPS, add16 N, gpt STEPS, gptgen TOKENS, cnn STEPS, dspiral STEPS, dbig STEPS, dadd N REPS LABEL, dmatmul N REPS, dgpt STEPS, dgptgen TOKENS, dcnn STEPS, startup or quit" % cmd)
 
 
 def main():

@@ -107,13 +107,13 @@ public final class ModelFigures implements Measurement {
         return out;
     }
 
-    private static double msPer(int steps, Runnable step) {
+    static double msPer(int steps, Runnable step) {
         long t0 = System.nanoTime();
         for (int i = 0; i < steps; i++) step.run();
         return (System.nanoTime() - t0) / 1e6 / steps;
     }
 
-    private static double tokensPerSecond(GptWorkload gpt, int tokens) {
+    static double tokensPerSecond(GptWorkload gpt, int tokens) {
         long t0 = System.nanoTime();
         gpt.generate(tokens);
         return tokens / ((System.nanoTime() - t0) / 1e9);
