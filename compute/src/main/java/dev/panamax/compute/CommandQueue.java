@@ -127,6 +127,11 @@ public final class CommandQueue implements AutoCloseable {
         driver.close();
     }
 
+    /** The number of the next command buffer (what names it in messages until it is labelled). */
+    long nextNumber() {
+        return numbers.incrementAndGet();
+    }
+
     /** Whether {@link #close()} was called. */
     public boolean isClosed() {
         return state.get() < 0;
