@@ -88,6 +88,8 @@ public final class CommandBuffer {
     private boolean recorded;
     /** A submission of a recording: the recording holds the resources, so commit leases nothing. */
     private boolean trusted;
+    /** Made for {@link #record()} only ({@link CommandQueue#commandBufferForRecording()}): each resource is pinned when first used. */
+    private boolean pinsOnUse;
 
     CommandBuffer(CommandQueue queue, long number, References references, Validation validation) {
         this.queue = queue;
@@ -225,6 +227,7 @@ public final class CommandBuffer {
         if (openEncoder != null)
             throw new EncodingException(label() + ": end the open " + openEncoder.getClass().getSimpleName() + " (close it) before commit");
         if (recorded) throw new EncodingException(label() + " was recorded; submit its RecordedCommands instead of committing it");
+        if (pinsOnUse) throw new EncodingException(label() + " was made for recording; record() it instead of committing it");
         if (!COMMITTING.compareAndSet(this, false, true)) {
             CommandBufferStatus st = status;
             throw new EncodingException(label() + " was already committed" + (st == CommandBufferStatus.NOT_ENQUEUED
@@ -302,21 +305,30 @@ public final class CommandBuffer {
             committing = false;
             throw new IllegalStateException("command queue is closed");
         }
-        try {
-            leaseForCommit(); // held by the recording until it closes
-        } catch (RuntimeException e) {
-            committing = false;
-            throw e;
+        if (!pinsOnUse) {
+            try {
+                leaseForCommit(); // held by the recording until it closes
+            } catch (RuntimeException e) {
+                committing = false;
+                throw e;
+            }
         }
         recorded = true;
         committing = false;
         List<Command> kept = List.copyOf(commands);
-        ResourceLease lease = new ResourceLease(used, usedCount);
+        Runnable lease = pinsOnUse ? new ResourcePins(used, usedCount) : new ResourceLease(used, usedCount);
         used = null;
         usedCount = 0;
         lastResource = null;
         commands = null;
         return new RecordedCommands(queue, label(), kept, validation, lease);
+    }
+
+    /** A command buffer that pins each resource when first used, and can only be recorded. */
+    static CommandBuffer forRecording(CommandQueue queue, long number, Validation validation) {
+        CommandBuffer cb = new CommandBuffer(queue, number, References.UNRETAINED, validation);
+        cb.pinsOnUse = true;
+        return cb;
     }
 
     /** A command buffer of {@code recording}'s commands, its resources held by the recording. */
@@ -474,6 +486,14 @@ public final class CommandBuffer {
         if (r == lastResource) return;
         lastResource = r;
         if (r.notedBy == serial) return;
+        if (pinsOnUse) {
+            try {
+                r.handle().pin(); // the recording keeps it from now on, whatever its owner does
+            } catch (RuntimeException e) {
+                lastResource = null;
+                throw new EncodingException(where() + ": " + r.describe() + " was already freed (" + e.getMessage() + ")");
+            }
+        }
         r.notedBy = serial;
         if (usedCount == used.length) used = Arrays.copyOf(used, usedCount * 2);
         used[usedCount++] = r;

@@ -71,6 +71,18 @@ public final class CommandQueue implements AutoCloseable {
         return commandBuffer(References.RETAINED, Validation.CHECKED);
     }
 
+    /**
+     * A command buffer made to be recorded ({@link CommandBuffer#record()}) rather than committed:
+     * each resource its commands use is pinned when first encoded and stays alive until the
+     * recording closes, even if its owner closes or frees it meanwhile (as a step being captured
+     * frees its intermediates before the recording is made). It cannot be committed; a recording
+     * never submitted is dropped by closing it. Its validation is CHECKED.
+     */
+    public CommandBuffer commandBufferForRecording() {
+        if (state.get() < 0) throw new IllegalStateException("command queue is closed");
+        return CommandBuffer.forRecording(this, numbers.incrementAndGet(), Validation.CHECKED);
+    }
+
     /** A command buffer of the given kind (aruminium's table: retained or not, checked or not). */
     public CommandBuffer commandBuffer(References references, Validation validation) {
         if (state.get() < 0) throw new IllegalStateException("command queue is closed");

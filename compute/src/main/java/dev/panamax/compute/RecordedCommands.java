@@ -31,12 +31,12 @@ public final class RecordedCommands implements AutoCloseable {
     private final String label;
     private final List<Command> commands;
     private final Validation validation;
-    private final ResourceLease resources;
+    private final Runnable resources;
     private CommandBuffer last;
     private long submissions;
     private boolean closed;
 
-    RecordedCommands(CommandQueue queue, String label, List<Command> commands, Validation validation, ResourceLease resources) {
+    RecordedCommands(CommandQueue queue, String label, List<Command> commands, Validation validation, Runnable resources) {
         this.queue = queue;
         this.label = label;
         this.commands = commands;
