@@ -870,6 +870,42 @@ public abstract class ComputeContract {
     }
 
     @Test
+    void aCommandBufferForRecordingKeepsWhatItEncodedThoughItsOwnerFreesIt() {
+        int n = 64;
+        Buffer x = device().newBuffer(new float[n]);
+        Buffer y = device().newBuffer(new float[n]);
+        try {
+            CommandBuffer cb = queue.commandBufferForRecording().label("captured");
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(n), Size.of(8));
+                e.setPipeline(add).setBuffer(0, x).setBuffer(1, x).setBuffer(2, y).setInt(3, n).dispatchThreads(Size.of(n), Size.of(8));
+            }
+            EncodingException commit = assertThrows(EncodingException.class, cb::commit);
+            assertTrue(commit.getMessage().contains("made for recording"), commit.getMessage());
+            float[] out = new float[n];
+            try (BlitEncoder b = cb.blitEncoder()) {
+                b.read(y, 0, out);
+            }
+            x.close(); // freed by its owner after encoding: the command buffer pinned it
+            try (RecordedCommands step = cb.record()) {
+                for (int run = 1; run <= 3; run++) {
+                    step.submit().waitUntilCompleted();
+                    assertEquals(2f * run, out[n - 1], "run " + run);
+                }
+            }
+            CommandBuffer never = queue.commandBufferForRecording();
+            try (ComputeEncoder e = never.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, y).dispatchThreads(Size.of(n), Size.of(8));
+            }
+            never.record().close(); // dropped without a submission: its pins go, nothing ran
+            assertEquals(2f * 3, y.contents().getAtIndex(ValueLayout.JAVA_FLOAT, 0));
+        } finally {
+            x.close();
+            y.close();
+        }
+    }
+
+    @Test
     void severalThreadsWaitForOneCommandBufferWhichFinishesOnce() throws Exception {
         int n = 4096, dispatches = 20, waiters = 6;
         // a queue of its own: the memory its recording grows to goes with it

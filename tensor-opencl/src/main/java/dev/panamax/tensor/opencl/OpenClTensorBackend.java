@@ -367,16 +367,6 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
         while (!inFlight.isEmpty() && inFlight.peekFirst().buffer.status().isFinished()) retire(inFlight.pollFirst());
     }
 
-    /**
-     * Every kernel but an Adam update that reads its lr and bias corrections from step scalars (what
-     * a captured step passes; this backend's Adam kernel takes them from the host, so {@code Adam}
-     * refuses a captured step here, naming the backend).
-     */
-    @Override
-    public boolean supports(Kernel kernel) {
-        return !(kernel instanceof Kernel.AdamStep a && a.stepScalars() != null);
-    }
-
     /** Indices are checked by the kernels that read them, reported at the next sync that waits ({@link IndexErrors}). */
     @Override
     public boolean checksIndices() {
