@@ -75,8 +75,9 @@ public final class CommandQueue implements AutoCloseable {
      * A command buffer made to be recorded ({@link CommandBuffer#record()}) rather than committed:
      * each resource its commands use is pinned when first encoded and stays alive until the
      * recording closes, even if its owner closes or frees it meanwhile (as a step being captured
-     * frees its intermediates before the recording is made). It cannot be committed; a recording
-     * never submitted is dropped by closing it. Its validation is CHECKED.
+     * frees its intermediates before the recording is made). It cannot be committed; its pins go
+     * only when its recording closes, so record it even to drop it ({@code cb.record().close()}).
+     * Its validation is CHECKED.
      */
     public CommandBuffer commandBufferForRecording() {
         if (state.get() < 0) throw new IllegalStateException("command queue is closed");
