@@ -84,6 +84,12 @@ public final class CommandBuffer {
     /** Whether the future was asked for: the run is then finished when the device completes it, waiter or not. */
     private volatile boolean notify;
     private volatile Submission submission;
+    /** Set by {@link #record()}: its commands went to a {@link RecordedCommands}. */
+    private boolean recorded;
+    /** A submission of a recording: the recording holds the resources, so commit leases nothing. */
+    private boolean trusted;
+    /** Made for {@link #record()} only ({@link CommandQueue#commandBufferForRecording()}): each resource is pinned when first used. */
+    private boolean pinsOnUse;
 
     CommandBuffer(CommandQueue queue, long number, References references, Validation validation) {
         this.queue = queue;
@@ -220,6 +226,8 @@ public final class CommandBuffer {
     public void commit() {
         if (openEncoder != null)
             throw new EncodingException(label() + ": end the open " + openEncoder.getClass().getSimpleName() + " (close it) before commit");
+        if (recorded) throw new EncodingException(label() + " was recorded; submit its RecordedCommands instead of committing it");
+        if (pinsOnUse) throw new EncodingException(label() + " was made for recording; record() it instead of committing it");
         if (!COMMITTING.compareAndSet(this, false, true)) {
             CommandBufferStatus st = status;
             throw new EncodingException(label() + " was already committed" + (st == CommandBufferStatus.NOT_ENQUEUED
@@ -241,7 +249,7 @@ public final class CommandBuffer {
     /** Leases the resources, takes a slot and submits; a refusal throws before any of it took effect. */
     private void handOver() {
         // RETAINED: held until completion; UNRETAINED CHECKED: held while the commands are handed over
-        boolean leased = references == References.RETAINED || validation == Validation.CHECKED;
+        boolean leased = !trusted && (references == References.RETAINED || validation == Validation.CHECKED);
         Resource[] lease = used;
         int leaseCount = usedCount;
         if (leased) leaseForCommit();
@@ -272,6 +280,64 @@ public final class CommandBuffer {
         } finally {
             if (leased && references == References.UNRETAINED) release(lease, leaseCount);
         }
+    }
+
+    /**
+     * Instead of {@link #commit()}: keeps the commands as a {@link RecordedCommands} that
+     * {@link RecordedCommands#submit()} hands to the device again and again. The recording takes a
+     * reference on every resource the commands use and keeps it until it closes, whatever this
+     * command buffer's {@link References}; this command buffer can then be neither committed nor
+     * recorded again. Its completed handlers are not carried over: each submission is a command
+     * buffer of its own, to wait on or ask about.
+     *
+     * @throws EncodingException when an encoder is still open, when it was committed or recorded
+     *                           already, or when a resource it uses was closed
+     * @throws IllegalStateException when its queue is closed
+     */
+    public RecordedCommands record() {
+        if (openEncoder != null)
+            throw new EncodingException(label() + ": end the open " + openEncoder.getClass().getSimpleName() + " (close it) before record");
+        if (recorded) throw new EncodingException(label() + " was already recorded");
+        if (!COMMITTING.compareAndSet(this, false, true)) {
+            throw new EncodingException(label() + " was already committed (status " + status + "); record it instead of committing it");
+        }
+        if (queue.isClosed()) {
+            committing = false;
+            throw new IllegalStateException("command queue is closed");
+        }
+        if (!pinsOnUse) {
+            try {
+                leaseForCommit(); // held by the recording until it closes
+            } catch (RuntimeException e) {
+                committing = false;
+                throw e;
+            }
+        }
+        recorded = true;
+        committing = false;
+        List<Command> kept = List.copyOf(commands);
+        Runnable lease = pinsOnUse ? new ResourcePins(used, usedCount) : new ResourceLease(used, usedCount);
+        used = null;
+        usedCount = 0;
+        lastResource = null;
+        commands = null;
+        return new RecordedCommands(queue, label(), kept, validation, lease);
+    }
+
+    /** A command buffer that pins each resource when first used, and can only be recorded. */
+    static CommandBuffer forRecording(CommandQueue queue, long number, Validation validation) {
+        CommandBuffer cb = new CommandBuffer(queue, number, References.UNRETAINED, validation);
+        cb.pinsOnUse = true;
+        return cb;
+    }
+
+    /** A command buffer of {@code recording}'s commands, its resources held by the recording. */
+    static CommandBuffer ofRecording(CommandQueue queue, long number, List<Command> commands, Validation validation, String label) {
+        CommandBuffer cb = new CommandBuffer(queue, number, References.UNRETAINED, validation);
+        cb.commands = commands;
+        cb.label = label;
+        cb.trusted = true;
+        return cb;
     }
 
     /**
@@ -420,6 +486,14 @@ public final class CommandBuffer {
         if (r == lastResource) return;
         lastResource = r;
         if (r.notedBy == serial) return;
+        if (pinsOnUse) {
+            try {
+                r.handle().pin(); // the recording keeps it from now on, whatever its owner does
+            } catch (RuntimeException e) {
+                lastResource = null;
+                throw new EncodingException(where() + ": " + r.describe() + " was already freed (" + e.getMessage() + ")");
+            }
+        }
         r.notedBy = serial;
         if (usedCount == used.length) used = Arrays.copyOf(used, usedCount * 2);
         used[usedCount++] = r;

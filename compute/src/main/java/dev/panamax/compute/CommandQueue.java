@@ -71,6 +71,19 @@ public final class CommandQueue implements AutoCloseable {
         return commandBuffer(References.RETAINED, Validation.CHECKED);
     }
 
+    /**
+     * A command buffer made to be recorded ({@link CommandBuffer#record()}) rather than committed:
+     * each resource its commands use is pinned when first encoded and stays alive until the
+     * recording closes, even if its owner closes or frees it meanwhile (as a step being captured
+     * frees its intermediates before the recording is made). It cannot be committed; its pins go
+     * only when its recording closes, so record it even to drop it ({@code cb.record().close()}).
+     * Its validation is CHECKED.
+     */
+    public CommandBuffer commandBufferForRecording() {
+        if (state.get() < 0) throw new IllegalStateException("command queue is closed");
+        return CommandBuffer.forRecording(this, numbers.incrementAndGet(), Validation.CHECKED);
+    }
+
     /** A command buffer of the given kind (aruminium's table: retained or not, checked or not). */
     public CommandBuffer commandBuffer(References references, Validation validation) {
         if (state.get() < 0) throw new IllegalStateException("command queue is closed");
@@ -125,6 +138,11 @@ public final class CommandQueue implements AutoCloseable {
             else LockSupport.parkNanos(20_000);
         }
         driver.close();
+    }
+
+    /** The number of the next command buffer (what names it in messages until it is labelled). */
+    long nextNumber() {
+        return numbers.incrementAndGet();
     }
 
     /** Whether {@link #close()} was called. */

@@ -110,6 +110,16 @@
 /// on the queue's executor (an exception is counted and logged). So a round trip pays no upcall, no
 /// thread hand-off and one crossing each way.
 ///
+/// **Recordings.** `CommandBuffer.record()`, in place of `commit()`, keeps the command list as a
+/// `RecordedCommands` (CUDA graphs' instantiate and launch): each `submit()` is a command buffer of
+/// its own over the same commands, committed with no encoding or validation in Java, waited on as
+/// any other. The recording references the resources its commands use until it closes (taken at
+/// `record()`; a command buffer from `CommandQueue.commandBufferForRecording()` pins each one when
+/// it is encoded instead, so its owner may free it before the recording is made, as a captured
+/// tensor step frees its intermediates). On OpenCL each submission goes through `Replay` as a commit
+/// does: planned again (a pass over the commands, nothing allocated once warmed), its native
+/// commands called again.
+///
 /// **Queue state.** Committing a command buffer is one compare-and-set (of several threads committing
 /// one command buffer exactly one hands it over; the others get an `EncodingException`), and a commit
 /// registers itself with its queue in the same atomic word that holds the queue's closed bit: `close()`

@@ -72,9 +72,10 @@ import java.util.function.Function;
  * step's tensors, about what the step's autograd graph holds at its peak. A step captured on
  * one thread may be run from another, one thread at a time; the capture is not thread-safe.
  *
- * <p><b>Backends.</b> {@code cpu} captures (a replay is one core {@code Batch} run, one crossing).
- * The {@code reference} and {@code opencl} backends refuse the capture with a {@link TensorException}
- * naming the backend: run their steps eagerly.
+ * <p><b>Backends.</b> {@code cpu} captures (a replay is one core {@code Batch} run, one crossing);
+ * {@code opencl} captures into one recorded command buffer that each replay submits whole. The
+ * {@code reference} backend refuses the capture with a {@link TensorException} naming the backend:
+ * run its steps eagerly.
  */
 public final class StepCapture implements AutoCloseable {
     /** Programs (signatures) kept at most; the least recently used is closed beyond. */

@@ -187,6 +187,13 @@
 /// descriptor (in chunks of the capture's own, never reused while the program lives) and thunk to a
 /// core `Batch` that is never flushed mid-step; the program pins every storage a captured kernel
 /// touches, so a tensor freed during the step or later gives its block back to the pool only when
-/// the program closes, and a replay is one `Batch.run()`: one crossing. The `reference` and `opencl`
-/// backends refuse capture with a `TensorException` naming the backend.
+/// the program closes, and a replay is one `Batch.run()`: one crossing. On `opencl` (`ClCapture`,
+/// `ClProgram` in `dev.panamax.tensor.opencl`) the capturing thread's kernels are encoded into a
+/// command buffer of the capture's own (`CommandQueue.commandBufferForRecording()`, which pins each
+/// buffer it encodes), recorded at the end (`CommandBuffer.record()`), and a replay submits the
+/// recording whole after the copies and hook writes before it: one command buffer per step, no
+/// kernel lowered or encoded again (a CLBlast product is one Java call into CLBlast per replay).
+/// Replays do not wait; an index out of range a replayed kernel finds is thrown by the next read.
+/// Its Adam kernel reads the step scalars from device memory when given them. The `reference`
+/// backend refuses capture with a `TensorException` naming it.
 package dev.panamax.tensor;

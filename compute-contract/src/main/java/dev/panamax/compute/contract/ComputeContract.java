@@ -15,6 +15,7 @@ import dev.panamax.compute.DeviceInfo;
 import dev.panamax.compute.EncodingException;
 import dev.panamax.compute.Library;
 import dev.panamax.compute.LibraryBuildException;
+import dev.panamax.compute.RecordedCommands;
 import dev.panamax.compute.References;
 import dev.panamax.compute.Size;
 import dev.panamax.compute.StorageMode;
@@ -803,6 +804,104 @@ public abstract class ComputeContract {
             assertSame(error, failed.getCause());
             // the command before it ran
             assertEquals(1f, x.contents().getAtIndex(ValueLayout.JAVA_FLOAT, 0));
+        }
+    }
+
+    // ------------------------------------------------------------------ recorded command buffers
+
+    @Test
+    void aRecordingSubmittedSeveralTimesGivesWhatSeparateCommitsGive() {
+        int n = 256;
+        try (Buffer recorded = device().newBuffer(new float[n]); Buffer committed = device().newBuffer(new float[n])) {
+            float[] out = new float[n];
+            CommandBuffer cb = queue.commandBuffer().label("step");
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, recorded).dispatchThreads(Size.of(n), Size.of(64));
+                e.setPipeline(scale).setBuffer(0, recorded).setFloat(1, 2f).setInt(2, n).dispatchThreads(Size.of(n), Size.of(64));
+            }
+            try (BlitEncoder b = cb.blitEncoder()) {
+                b.read(recorded, 0, out);
+            }
+            try (RecordedCommands step = cb.record()) {
+                assertEquals(3, step.commandCount());
+                for (int run = 1; run <= 4; run++) {
+                    CommandBuffer c = queue.commandBuffer();
+                    try (ComputeEncoder e = c.computeEncoder()) {
+                        e.setPipeline(inc).setBuffer(0, committed).dispatchThreads(Size.of(n), Size.of(64));
+                        e.setPipeline(scale).setBuffer(0, committed).setFloat(1, 2f).setInt(2, n).dispatchThreads(Size.of(n), Size.of(64));
+                    }
+                    c.commit();
+                    c.waitUntilCompleted();
+                    CommandBuffer submitted = step.submit();
+                    assertEquals(CommandBufferStatus.COMPLETED, submitted.waitUntilCompleted());
+                    float expected = committed.contents().getAtIndex(ValueLayout.JAVA_FLOAT, 7);
+                    assertEquals((1L << (run + 1)) - 2, (long) expected, "run " + run);
+                    assertEquals(expected, recorded.contents().getAtIndex(ValueLayout.JAVA_FLOAT, 7), "run " + run);
+                    assertEquals(expected, out[n - 1], "the recorded read delivers again, run " + run);
+                }
+                assertEquals(4, step.submissions());
+            }
+        }
+    }
+
+    @Test
+    void aRecordingHoldsItsBuffersAndRefusesWhatItCannotRepeat() {
+        Buffer x = device().newBuffer(new float[64]);
+        CommandBuffer cb = queue.commandBuffer().label("held");
+        try (ComputeEncoder e = cb.computeEncoder()) {
+            e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(64), Size.of(8));
+            assertThrows(EncodingException.class, cb::record, "an encoder is open");
+        }
+        RecordedCommands step = cb.record();
+        EncodingException twice = assertThrows(EncodingException.class, cb::commit);
+        assertTrue(twice.getMessage().contains("'held' was recorded"), twice.getMessage());
+        assertThrows(EncodingException.class, cb::record);
+        x.close(); // the recording still holds it
+        step.submit();
+        step.submit();
+        assertEquals(CommandBufferStatus.COMPLETED, step.submit().waitUntilCompleted());
+        step.close();
+        step.close();
+        IllegalStateException after = assertThrows(IllegalStateException.class, step::submit);
+        assertTrue(after.getMessage().contains("'held'") && after.getMessage().contains("closed"), after.getMessage());
+        CommandBuffer committed = queue.commandBuffer();
+        committed.commit();
+        assertThrows(EncodingException.class, committed::record);
+    }
+
+    @Test
+    void aCommandBufferForRecordingKeepsWhatItEncodedThoughItsOwnerFreesIt() {
+        int n = 64;
+        Buffer x = device().newBuffer(new float[n]);
+        Buffer y = device().newBuffer(new float[n]);
+        try {
+            CommandBuffer cb = queue.commandBufferForRecording().label("captured");
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, x).dispatchThreads(Size.of(n), Size.of(8));
+                e.setPipeline(add).setBuffer(0, x).setBuffer(1, x).setBuffer(2, y).setInt(3, n).dispatchThreads(Size.of(n), Size.of(8));
+            }
+            EncodingException commit = assertThrows(EncodingException.class, cb::commit);
+            assertTrue(commit.getMessage().contains("made for recording"), commit.getMessage());
+            float[] out = new float[n];
+            try (BlitEncoder b = cb.blitEncoder()) {
+                b.read(y, 0, out);
+            }
+            x.close(); // freed by its owner after encoding: the command buffer pinned it
+            try (RecordedCommands step = cb.record()) {
+                for (int run = 1; run <= 3; run++) {
+                    step.submit().waitUntilCompleted();
+                    assertEquals(2f * run, out[n - 1], "run " + run);
+                }
+            }
+            CommandBuffer never = queue.commandBufferForRecording();
+            try (ComputeEncoder e = never.computeEncoder()) {
+                e.setPipeline(inc).setBuffer(0, y).dispatchThreads(Size.of(n), Size.of(8));
+            }
+            never.record().close(); // dropped without a submission: its pins go, nothing ran
+            assertEquals(2f * 3, y.contents().getAtIndex(ValueLayout.JAVA_FLOAT, 0));
+        } finally {
+            x.close();
+            y.close();
         }
     }
 

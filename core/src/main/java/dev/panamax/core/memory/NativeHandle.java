@@ -316,6 +316,14 @@ public abstract class NativeHandle implements AutoCloseable {
         if (left == 0 && isReleased()) CallGuard.releaseDeferred();
     }
 
+    /**
+     * Whether a {@link #pin()} keeps the native object alive now: a released handle that is pinned
+     * still has its object (usable through the address the pin returned, never through this handle).
+     */
+    public final boolean isPinned() {
+        return pinned();
+    }
+
     /** Whether a {@link #pin()} keeps the object alive. */
     final boolean pinned() {
         return (int) PINS.getVolatile(this) > 0;

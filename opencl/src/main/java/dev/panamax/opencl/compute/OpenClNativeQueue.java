@@ -67,7 +67,7 @@ final class OpenClNativeQueue implements NativeQueue, AutoCloseable {
         if (!declared(buffer))
             throw new IllegalArgumentException(where() + ": " + buffer.describe() + " is not among the buffers it declared "
                     + "(encodeNative's uses, held until the command buffer completes): declared " + uses.size() + " buffers");
-        if (buffer.isFreed())
+        if (buffer.isFreed() && !b.block().isPinned()) // a recording pins what it uses, whatever its owner did since
             throw new IllegalStateException(where() + ": " + buffer.describe() + " was already freed (closed, and no command buffer holds it)");
         return b.mem();
     }

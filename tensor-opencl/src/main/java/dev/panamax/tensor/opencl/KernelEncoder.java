@@ -126,6 +126,17 @@ public final class KernelEncoder {
 
     private void adam(Binder b, Kernel.AdamStep k) {
         for (Operand o : new Operand[] {k.grad(), k.m(), k.v()}) sameDtype("adam step", k.param(), o);
+        if (k.stepScalars() != null) {
+            Operand s = k.stepScalars();
+            if (s.dtype() != DType.F32 || s.shape().length != 1 || s.shape()[0] != 3 || s.strides()[0] != 1)
+                throw new IllegalArgumentException("adam step: step scalars " + s + ": expected a contiguous f32 operand of 3 elements");
+            elementwise(b, ProgramKey.of(Family.ADAM_STEP, k.param().dtype()), "adam_step_scalars", k.param().shape(),
+                    new Operand[] {k.param(), k.grad(), k.m(), k.v()},
+                    new Scalar.Values(b.buffer(s)), new Scalar.I64(s.offset()), new Scalar.F32((float) k.beta1()),
+                    new Scalar.F32((float) k.beta2()), new Scalar.F32((float) k.eps()), new Scalar.F32((float) k.weightDecay()),
+                    new Scalar.I32(k.decoupled() ? 1 : 0));
+            return;
+        }
         double c1 = 1 - Math.pow(k.beta1(), k.step()), c2 = 1 - Math.pow(k.beta2(), k.step());
         elementwise(b, ProgramKey.of(Family.ADAM_STEP, k.param().dtype()), "adam_step", k.param().shape(),
                 new Operand[] {k.param(), k.grad(), k.m(), k.v()},

@@ -74,7 +74,7 @@ final class KernelSources {
                 }
             }
             case WHERE -> b.append(where(key.type(0), key.type(1)).source());
-            case ADAM_STEP -> b.append(adam(key.type(0)).source());
+            case ADAM_STEP -> b.append(adam(key.type(0)).source()).append(adamWithStepScalars(key.type(0)).source());
             case REDUCE -> {
                 for (ReduceOp op : ReduceOp.values()) b.append(reduce(op, key.type(0), ClType.of(reduceOutput(op, key.dtypes().get(0)))));
             }
@@ -223,6 +223,32 @@ final class KernelSources {
                 m_new = mi;
                 v_new = vi;
                 param_new = p - step_size * mi / (sqrt(vi / c2) + eps);
+                """);
+    }
+
+    /**
+     * The update of {@code Kernel.AdamStep} given step scalars: its lr, step size ({@code lr / c1})
+     * and {@code 1 / c2} read from a three-float buffer when it runs (what a captured step's hook
+     * writes before every replay), the decay factor computed from them.
+     */
+    static Elementwise adamWithStepScalars(ClType t) {
+        return new Elementwise("adam_step_scalars",
+                List.of(new Slot("param", t, Access.READ_WRITE), new Slot("grad", t, Access.READ), new Slot("m", t, Access.READ_WRITE),
+                        new Slot("v", t, Access.READ_WRITE)),
+                List.of(new Param("__global const float *", "scalars"), new Param("long", "scalars_o"), new Param("float", "beta1"),
+                        new Param("float", "beta2"), new Param("float", "eps"), new Param("float", "weight_decay"), new Param("int", "decoupled")),
+                """
+                float lr = scalars[scalars_o];
+                float step_size = scalars[scalars_o + 1];
+                float inv_c2 = scalars[scalars_o + 2];
+                float p = param;
+                float g = grad;
+                if (decoupled) p *= 1.0f - lr * weight_decay; else g += weight_decay * p;
+                float mi = beta1 * m + (1.0f - beta1) * g;
+                float vi = beta2 * v + (1.0f - beta2) * g * g;
+                m_new = mi;
+                v_new = vi;
+                param_new = p - step_size * mi / (sqrt(vi * inv_c2) + eps);
                 """);
     }
 

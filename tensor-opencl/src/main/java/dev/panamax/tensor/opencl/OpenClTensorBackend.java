@@ -8,11 +8,14 @@ import dev.panamax.compute.CommandQueue;
 import dev.panamax.compute.ComputeDevice;
 import dev.panamax.compute.ComputeEncoder;
 import dev.panamax.compute.DeviceMemoryException;
+import dev.panamax.compute.RecordedCommands;
 import dev.panamax.compute.References;
 import dev.panamax.compute.StorageMode;
 import dev.panamax.compute.Validation;
 import dev.panamax.tensor.DType;
 import dev.panamax.tensor.spi.Backend;
+import dev.panamax.tensor.spi.Capture;
+import dev.panamax.tensor.spi.CaptureRefusals;
 import dev.panamax.tensor.spi.Device;
 import dev.panamax.tensor.spi.Kernel;
 import dev.panamax.tensor.spi.KernelText;
@@ -25,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * Tensors on one OpenCL device, written on the public compute API: storage is a PRIVATE buffer of
@@ -75,7 +79,9 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
     /** Whether a kernel that checks indices on the device was encoded since the record was last read. */
     private boolean indexKernelsSinceCheck;
     private boolean closed;
-    private long kernelCount, commits, syncs, products_, reads, writes;
+    /** The step being captured, or null: its thread's kernels go into the capture's own command buffer. */
+    private ClCapture capturing;
+    private long kernelCount, commits, syncs, products_, reads, writes, replays;
 
     /**
      * A committed command buffer, what it holds (its kernels, and the storage they touch, pinned:
@@ -144,10 +150,12 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
                 }
                 b = device.newBuffer(Math.max(bytes, 16), StorageMode.PRIVATE);
             }
+            OpenClStorage made = new OpenClStorage(this, b, dtype, length, tag);
             synchronized (this) {
                 bytesSinceCommit += bytes;
+                if (capturingHere()) capturing.allocated(made);
             }
-            return new OpenClStorage(this, b, dtype, length, tag);
+            return made;
         } catch (RuntimeException e) {
             throw new OpenClTensorException(tag, "cannot allocate " + length + " x " + dtype.label() + " (" + bytes
                     + " bytes) of device memory: " + e.getMessage(), e);
@@ -157,6 +165,10 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
     @Override
     public synchronized void execute(Kernel kernel) {
         checkOpen(KernelText.name(kernel));
+        if (capturingHere()) {
+            captured(kernel, capturing);
+            return;
+        }
         try {
             if (kernel instanceof Kernel.MatMul mm && products != null && products.takes(mm)) {
                 endCompute();
@@ -178,7 +190,7 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
             throw new OpenClTensorException(tag, KernelText.describe(kernel) + ": " + e.getMessage(), e);
         }
         held.add(kernel);
-        pinOperands(kernel);
+        forEachStorage(kernel, this::pinOnce);
         kernelCount++;
         // committed when full, or when what it may hold alive reaches a quarter of the device's memory:
         // the device then frees what the kernels no longer need while the host goes on encoding
@@ -218,6 +230,7 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
     @Override
     public synchronized void write(Storage to, long byteOffset, MemorySegment from) {
         checkOpen("write");
+        if (capturingHere() && !capturing.writable(to)) throw CaptureRefusals.write(to);
         long bytes = from.byteSize();
         checkRange("write", to, byteOffset, bytes);
         if (bytes == 0) return;
@@ -236,6 +249,7 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
     @Override
     public synchronized void read(Storage from, long byteOffset, MemorySegment to) {
         checkOpen("read");
+        if (capturingHere()) throw CaptureRefusals.read(from);
         long bytes = to.byteSize();
         checkRange("read", from, byteOffset, bytes);
         if (bytes == 0) return;
@@ -251,6 +265,7 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
     @Override
     public synchronized void copy(Storage from, long fromOffset, Storage to, long toOffset, long bytes) {
         checkOpen("copy");
+        if (capturingHere()) throw CaptureRefusals.copy(from, to);
         checkRange("copy", from, fromOffset, bytes);
         checkRange("copy", to, toOffset, bytes);
         if (bytes == 0) return;
@@ -273,6 +288,7 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
             m.put("syncs", syncs);
             m.put("reads", reads);
             m.put("writes", writes);
+            m.put("replays", replays);
             m.put("programs", (long) kernels.programs());
             return m;
         }
@@ -351,15 +367,6 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
         while (!inFlight.isEmpty() && inFlight.peekFirst().buffer.status().isFinished()) retire(inFlight.pollFirst());
     }
 
-    /**
-     * Every kernel but an Adam update that reads its lr and bias corrections from step scalars (what
-     * a captured step passes; this backend does not capture, and its Adam kernel takes them from the host).
-     */
-    @Override
-    public boolean supports(Kernel kernel) {
-        return !(kernel instanceof Kernel.AdamStep a && a.stepScalars() != null);
-    }
-
     /** Indices are checked by the kernels that read them, reported at the next sync that waits ({@link IndexErrors}). */
     @Override
     public boolean checksIndices() {
@@ -415,29 +422,110 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
         held.add(s);
     }
 
-    /** Pins each storage a kernel reads or writes (the last few pinned are not pinned again). */
-    private void pinOperands(Kernel kernel) {
+    /** Hands {@code to} each storage a kernel reads or writes (one may come twice). */
+    private static void forEachStorage(Kernel kernel, Consumer<Storage> to) {
         switch (kernel) {
-            case Kernel.Fill k -> pinOnce(k.out());
-            case Kernel.Unary k -> { pinOnce(k.out()); pinOnce(k.in()); }
-            case Kernel.Binary k -> { pinOnce(k.out()); pinOnce(k.a()); pinOnce(k.b()); }
-            case Kernel.BinaryScalar k -> { pinOnce(k.out()); pinOnce(k.a()); }
-            case Kernel.Where k -> { pinOnce(k.out()); pinOnce(k.cond()); pinOnce(k.a()); pinOnce(k.b()); }
-            case Kernel.Reduce k -> { pinOnce(k.out()); pinOnce(k.in()); }
-            case Kernel.MatMul k -> { pinOnce(k.out()); pinOnce(k.a()); pinOnce(k.b()); }
-            case Kernel.IndexSelect k -> { pinOnce(k.out()); pinOnce(k.in()); pinOnce(k.index()); }
-            case Kernel.IndexAdd k -> { pinOnce(k.out()); pinOnce(k.index()); pinOnce(k.src()); }
-            case Kernel.AdamStep k -> { pinOnce(k.param()); pinOnce(k.grad()); pinOnce(k.m()); pinOnce(k.v()); }
-            case Kernel.CrossEntropy k -> { pinOnce(k.loss()); if (k.grad() != null) pinOnce(k.grad()); pinOnce(k.logits()); pinOnce(k.labels()); }
+            case Kernel.Fill k -> to.accept(k.out().storage());
+            case Kernel.Unary k -> { to.accept(k.out().storage()); to.accept(k.in().storage()); }
+            case Kernel.Binary k -> { to.accept(k.out().storage()); to.accept(k.a().storage()); to.accept(k.b().storage()); }
+            case Kernel.BinaryScalar k -> { to.accept(k.out().storage()); to.accept(k.a().storage()); }
+            case Kernel.Where k -> { to.accept(k.out().storage()); to.accept(k.cond().storage()); to.accept(k.a().storage()); to.accept(k.b().storage()); }
+            case Kernel.Reduce k -> { to.accept(k.out().storage()); to.accept(k.in().storage()); }
+            case Kernel.MatMul k -> { to.accept(k.out().storage()); to.accept(k.a().storage()); to.accept(k.b().storage()); }
+            case Kernel.IndexSelect k -> { to.accept(k.out().storage()); to.accept(k.in().storage()); to.accept(k.index().storage()); }
+            case Kernel.IndexAdd k -> { to.accept(k.out().storage()); to.accept(k.index().storage()); to.accept(k.src().storage()); }
+            case Kernel.AdamStep k -> {
+                to.accept(k.param().storage()); to.accept(k.grad().storage()); to.accept(k.m().storage()); to.accept(k.v().storage());
+                if (k.stepScalars() != null) to.accept(k.stepScalars().storage());
+            }
+            case Kernel.CrossEntropy k -> {
+                to.accept(k.loss().storage()); if (k.grad() != null) to.accept(k.grad().storage());
+                to.accept(k.logits().storage()); to.accept(k.labels().storage());
+            }
         }
     }
 
-    private void pinOnce(dev.panamax.tensor.spi.Operand o) {
-        Storage s = o.storage();
+    /** Pins a storage a kernel of the open command buffer uses (the last few pinned are not pinned again). */
+    private void pinOnce(Storage s) {
         int n = held.size();
         for (int i = n - 1; i >= 0 && i >= n - 12; i--) if (held.get(i) == s) return; // pinned by a recent kernel
         s.handle().pin();
         held.add(s);
+    }
+
+    // ------------------------------------------------------------------ step capture
+
+    /**
+     * Captures a step on the calling thread (see {@code dev.panamax.tensor.StepCapture}): what is
+     * open is committed first, and every kernel the thread submits until the capture ends is encoded
+     * into a command buffer of the capture's own, which {@link Capture#finish()} records
+     * ({@link dev.panamax.compute.CommandBuffer#record()}) and each replay submits whole: one command
+     * buffer per step, no kernel lowered or encoded again in Java. Other threads' kernels keep going
+     * to the shared stream. The capture pins the storage its kernels touch; a read, a write from Java
+     * into storage in use and a copy through Java are refused with a {@code TensorException}, as on
+     * the cpu backend. One step is captured at a time per backend.
+     */
+    @Override
+    public synchronized Capture beginCapture() {
+        checkOpen("capture");
+        if (capturing != null) throw CaptureRefusals.alreadyCapturing(NAME);
+        commit();
+        capturing = new ClCapture(this, queue.commandBufferForRecording().label("captured step on " + tag));
+        return capturing;
+    }
+
+    /** The capture {@code c} ended (finished or abandoned); the caller holds this backend's lock. */
+    void endCapture(ClCapture c) {
+        if (capturing == c) capturing = null;
+    }
+
+    /** Whether the calling thread is capturing a step (the caller holds this backend's lock). */
+    private boolean capturingHere() {
+        return capturing != null && capturing.onCapturingThread();
+    }
+
+    /** Encodes {@code kernel} into capture {@code c}'s command buffer, its storage pinned by the capture. */
+    private void captured(Kernel kernel, ClCapture c) {
+        try {
+            if (kernel instanceof Kernel.MatMul mm && products != null && products.takes(mm)) {
+                products.encode(c.commandBuffer(), mm, this::buffer); // a native command: called again by each replay
+            } else {
+                if (kernel instanceof Kernel.IndexSelect || kernel instanceof Kernel.IndexAdd || kernel instanceof Kernel.CrossEntropy) {
+                    if (!indexErrors.cleared()) { // zeroed once, in the shared stream, which runs before any replay
+                        endCompute();
+                        indexErrors.clearIn(commandBuffer());
+                    }
+                    c.checkingIndices();
+                }
+                encoder.encode(kernel, c.computeEncoder(), this::buffer);
+            }
+        } catch (OpenClTensorException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new OpenClTensorException(tag, KernelText.describe(kernel) + " (capturing a step): " + e.getMessage(), e);
+        }
+        forEachStorage(kernel, c::touch);
+        c.kernel();
+    }
+
+    /**
+     * Submits a captured program's recording after what is open (committed first, without waiting):
+     * its run is waited for, and its failures and index errors reported, as a commit's are.
+     */
+    synchronized void replay(RecordedCommands recorded, int kernels, boolean checksIndices) {
+        checkOpen("replay");
+        commit();
+        CommandBuffer run;
+        try {
+            run = recorded.submit();
+        } catch (RuntimeException e) {
+            throw new OpenClTensorException(tag, "replaying a captured step of " + kernels + " kernels failed: " + e.getMessage(), e);
+        }
+        replays++;
+        kernelCount += kernels;
+        inFlight.addLast(new Committed(run, new Object[0], kernels));
+        if (checksIndices) indexKernelsSinceCheck = true;
+        retireFinished();
     }
 
     // ------------------------------------------------------------------ storage

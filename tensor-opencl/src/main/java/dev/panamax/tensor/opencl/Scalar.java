@@ -12,6 +12,9 @@ sealed interface Scalar {
 
     record I64(long value) implements Scalar {}
 
+    /** A device buffer the kernel reads its values from when it runs (an Adam step's step scalars). */
+    record Values(dev.panamax.compute.Buffer buffer) implements Scalar {}
+
     /**
      * {@code value} converted to {@code dtype} as the reference stores it (f16 rounded to half and
      * read back; integers by Java's narrowing), as the compute type's argument.
@@ -30,6 +33,7 @@ sealed interface Scalar {
             case F32 f -> encoder.setFloat(index, f.value());
             case I32 i -> encoder.setInt(index, i.value());
             case I64 l -> encoder.setLong(index, l.value());
+            case Values v -> encoder.setBuffer(index, v.buffer());
         }
     }
 }

@@ -95,9 +95,21 @@
 /// order: deterministic and bit-identical to it, without atomics.
 ///
 /// **Fused.** `adam_step` updates parameter and moments in one elementwise pass (bias corrections,
-/// step size and decay factor computed on the host). `cross_entropy` runs in one work-group: each
+/// step size and decay factor computed on the host); `adam_step_scalars`, for an update given step
+/// scalars, reads lr, step size and `1 / c2` from a device buffer when it runs (a captured step's
+/// hook writes them before each replay). `cross_entropy` runs in one work-group: each
 /// thread takes every group-th row (max, sum of exponentials, loss, gradient row) and the row losses
 /// are summed pairwise in local memory.
+///
+/// **Step capture** (`ClCapture`, `ClProgram`). While a thread captures a step, its kernels are
+/// encoded into a command buffer of the capture's own, made for recording (each buffer pinned when
+/// encoded, so the step may free its intermediates), never the shared open one; the end of the
+/// capture records it (`CommandBuffer.record()`), and each replay commits what is open, then submits
+/// the recording: one command buffer per step, no kernel lowered or encoded again; the compute
+/// backend plans its OpenCL calls again per submission. A CLBlast product stays a native command, so
+/// a replay makes one Java call per product. Host reads, Java writes into storage the capture uses or
+/// that existed before it, and copies through Java are refused at capture time; the index-error
+/// record is read, as for any run, at the next sync that waits.
 ///
 /// **Encoding (`KernelEncoder`).** Buffers are bound whole; element offsets, shapes and strides are
 /// kernel arguments, so no operand needs an aligned sub-buffer. Every dispatch is a whole number of

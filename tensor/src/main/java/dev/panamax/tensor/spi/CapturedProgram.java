@@ -2,7 +2,8 @@ package dev.panamax.tensor.spi;
 
 /**
  * The kernels of one captured step ({@link Capture#finish()}), run again by {@link #replay()} on the
- * same storage, with no per-kernel work in Java: on the {@code cpu} backend one native crossing.
+ * same storage, with no per-kernel work in Java: on the {@code cpu} backend one native crossing, on
+ * {@code opencl} one recorded command buffer submitted (its results there for whatever runs next).
  * What changes between replays (the step's inputs, an optimizer's step scalars) is written into the
  * storage the program reads before it is replayed. Use it from one thread at a time.
  */
