@@ -4,6 +4,7 @@ import dev.panamax.tensor.DType;
 import dev.panamax.tensor.reference.ReferenceBackend;
 import dev.panamax.tensor.spi.Backend;
 import dev.panamax.tensor.spi.Capture;
+import dev.panamax.tensor.spi.CaptureRefusals;
 import dev.panamax.tensor.spi.Kernel;
 import dev.panamax.tensor.spi.Operand;
 import dev.panamax.tensor.spi.Storage;
@@ -303,7 +304,7 @@ public final class CpuBackend implements Backend {
     /** Refused while this thread captures: a replayed step cannot read mid-step. */
     @Override
     public void read(Storage from, long byteOffset, MemorySegment to) {
-        if (recorders.get().capture() != null) throw CpuCapture.read(from);
+        if (recorders.get().capture() != null) throw CaptureRefusals.read(from);
         Backend.super.read(from, byteOffset, to);
     }
 
@@ -311,14 +312,14 @@ public final class CpuBackend implements Backend {
     @Override
     public void write(Storage to, long byteOffset, MemorySegment from) {
         CpuCapture c = recorders.get().capture();
-        if (c != null && !c.writable(to)) throw CpuCapture.write(to);
+        if (c != null && !c.writable(to)) throw CaptureRefusals.write(to);
         Backend.super.write(to, byteOffset, from);
     }
 
     /** Refused while this thread captures: a copy through Java would not be replayed. */
     @Override
     public void copy(Storage from, long fromOffset, Storage to, long toOffset, long bytes) {
-        if (recorders.get().capture() != null) throw CpuCapture.copy(from, to);
+        if (recorders.get().capture() != null) throw CaptureRefusals.copy(from, to);
         Backend.super.copy(from, fromOffset, to, toOffset, bytes);
     }
 

@@ -98,30 +98,6 @@ final class CpuCapture implements Capture {
                 + " arithmetic and contiguous index operands, or run this step eagerly");
     }
 
-    /** The refusal of a read of {@code s} while capturing. */
-    static TensorException read(Storage s) {
-        return new TensorException("capture", "a value was read on the host (item(), toFloatArray(), a host check of indices, ...)"
-                + " from " + describe(s) + " while capturing a step: a captured step cannot read values mid-step, since replays"
-                + " run without Java; read the step's outputs after it ran");
-    }
-
-    /** The refusal of a write from Java into {@code s} while capturing. */
-    static TensorException write(Storage s) {
-        return new TensorException("capture", "Java wrote into " + describe(s) + " while capturing a step: a captured step"
-                + " cannot write values from Java mid-step (a replay would not repeat the write), except into a tensor made"
-                + " in the step before any kernel used it; pass changing values as inputs of the step");
-    }
-
-    /** The refusal of a copy between storages made in Java while capturing. */
-    static TensorException copy(Storage from, Storage to) {
-        return new TensorException("capture", "Java copied " + describe(from) + " into " + describe(to)
-                + " while capturing a step: a captured step cannot copy through Java mid-step; use tensor ops (copyFrom)");
-    }
-
-    private static String describe(Storage s) {
-        return "a storage of " + s.length() + " " + s.dtype().label();
-    }
-
     @Override
     public CapturedProgram finish() {
         end();
