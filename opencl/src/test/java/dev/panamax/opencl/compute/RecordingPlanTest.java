@@ -2,6 +2,7 @@ package dev.panamax.opencl.compute;
 
 import dev.panamax.compute.Buffer;
 import dev.panamax.compute.CommandBuffer;
+import dev.panamax.compute.CommandBufferException;
 import dev.panamax.compute.CommandBufferStatus;
 import dev.panamax.compute.CommandQueue;
 import dev.panamax.compute.ComputeDevice;
@@ -10,7 +11,9 @@ import dev.panamax.compute.ComputePipeline;
 import dev.panamax.compute.Library;
 import dev.panamax.compute.NativeQueue;
 import dev.panamax.compute.RecordedCommands;
+import dev.panamax.compute.References;
 import dev.panamax.compute.Size;
+import dev.panamax.compute.Validation;
 import dev.panamax.compute.spi.Argument;
 import dev.panamax.compute.spi.Command;
 import dev.panamax.opencl.binding.CL;
@@ -30,6 +33,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -220,6 +224,63 @@ class RecordingPlanTest {
                 last.waitUntilCompleted();
                 assertAll(a, 2 * expectedA + 1, "a after another submission");
                 assertAll(b, 3 * 2f, "b scaled after the recording set its arguments");
+            }
+        }
+    }
+
+    @Test
+    void aCallTheDriverRefusesFailsEachSubmissionNamingTheCommandAndTheCommandsBeforeItRun() {
+        try (CommandQueue queue = device.newCommandQueue(2); ComputePipeline fresh = library.newPipeline("scale")) {
+            fill(a, 1f);
+            CommandBuffer cb = queue.commandBuffer(References.RETAINED, Validation.UNCHECKED).label("refused");
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(add).setBuffer(0, a).setFloat(1, 1f).dispatchThreads(Size.of(N), Size.of(16));
+            }
+            try (ComputeEncoder e = cb.computeEncoder()) { // an argument table of its own
+                e.setPipeline(fresh).setBuffer(0, a).dispatchThreads(Size.of(N), Size.of(16)); // its factor never set
+            }
+            try (RecordedCommands step = cb.record()) {
+                for (int run = 1; run <= 2; run++) {
+                    CommandBuffer submitted = step.submit();
+                    CommandBufferException e = assertThrows(CommandBufferException.class, submitted::waitUntilCompleted);
+                    assertEquals(1, e.commandIndex());
+                    assertTrue(e.getMessage().contains("'refused (submission " + run + ")' command 1 (dispatch 'scale')"), e.getMessage());
+                    assertAll(a, 1f + run, "the command before it ran, submission " + run);
+                }
+            }
+            CommandBuffer after = queue.commandBuffer();
+            try (ComputeEncoder e = after.computeEncoder()) {
+                e.setPipeline(add).setBuffer(0, a).setFloat(1, 1f).dispatchThreads(Size.of(N), Size.of(16));
+            }
+            after.commit();
+            assertEquals(CommandBufferStatus.COMPLETED, after.waitUntilCompleted(), "the queue is still usable");
+            assertAll(a, 4f, "the next command buffer ran");
+        }
+    }
+
+    @Test
+    void aThrowingNativeCommandFailsThatSubmissionAndTheCommandsAfterItDoNotRun() {
+        try (CommandQueue queue = device.newCommandQueue(2)) {
+            fill(a, 1f);
+            AtomicInteger calls = new AtomicInteger();
+            CommandBuffer cb = queue.commandBuffer().label("native");
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(add).setBuffer(0, a).setFloat(1, 1f).dispatchThreads(Size.of(N), Size.of(16));
+            }
+            cb.encodeNative("second time fails", List.of(a), on -> {
+                if (calls.incrementAndGet() == 2) throw new IllegalStateException("the library said no");
+            });
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(scale).setBuffer(0, a).setFloat(1, 2f).dispatchThreads(Size.of(N), Size.of(16));
+            }
+            try (RecordedCommands step = cb.record()) {
+                assertEquals(CommandBufferStatus.COMPLETED, step.submit().waitUntilCompleted());
+                assertAll(a, 4f, "(1 + 1) * 2");
+                CommandBufferException e = assertThrows(CommandBufferException.class, () -> step.submit().waitUntilCompleted());
+                assertEquals(1, e.commandIndex());
+                assertAll(a, 5f, "the dispatch before the native command ran, the one after it did not");
+                assertEquals(CommandBufferStatus.COMPLETED, step.submit().waitUntilCompleted());
+                assertAll(a, 12f, "the third submission ran whole");
             }
         }
     }
