@@ -2,6 +2,7 @@ package dev.panamax.compute;
 
 import dev.panamax.compute.spi.Command;
 import dev.panamax.compute.spi.PreparedRecording;
+
 import java.util.List;
 
 /**
