@@ -229,6 +229,25 @@ class RecordingPlanTest {
     }
 
     @Test
+    void aGatedRecordingRunsWholeOnEachSubmission() {
+        try (CommandQueue queue = device.newCommandQueue(2)) {
+            fill(a, 0f);
+            int dispatches = ReplayPlanner.GATED_FROM + 6;
+            CommandBuffer cb = queue.commandBuffer().label("gated");
+            try (ComputeEncoder e = cb.computeEncoder()) {
+                e.setPipeline(add).setBuffer(0, a).setFloat(1, 1f);
+                for (int k = 0; k < dispatches; k++) e.dispatchThreads(Size.of(N), Size.of(16));
+            }
+            try (RecordedCommands step = cb.record()) {
+                for (int run = 1; run <= 3; run++) {
+                    assertEquals(CommandBufferStatus.COMPLETED, step.submit().waitUntilCompleted());
+                    assertAll(a, (float) dispatches * run, "submission " + run);
+                }
+            }
+        }
+    }
+
+    @Test
     void aCallTheDriverRefusesFailsEachSubmissionNamingTheCommandAndTheCommandsBeforeItRun() {
         try (CommandQueue queue = device.newCommandQueue(2); ComputePipeline fresh = library.newPipeline("scale")) {
             fill(a, 1f);
