@@ -1,6 +1,7 @@
 package dev.panamax.compute;
 
 import dev.panamax.compute.spi.Command;
+import dev.panamax.compute.spi.PreparedRecording;
 import dev.panamax.compute.spi.Submission;
 
 import java.lang.invoke.MethodHandles;
@@ -88,6 +89,8 @@ public final class CommandBuffer {
     private boolean recorded;
     /** A submission of a recording: the recording holds the resources, so commit leases nothing. */
     private boolean trusted;
+    /** A submission of a recording: what the driver made of the recording's commands, or null. */
+    private PreparedRecording prepared;
     /** Made for {@link #record()} only ({@link CommandQueue#commandBufferForRecording()}): each resource is pinned when first used. */
     private boolean pinsOnUse;
 
@@ -258,7 +261,8 @@ public final class CommandBuffer {
         try {
             queue.acquireSlot();
             try {
-                s = retained == null ? new Submission(this::label, commands, references, validation, this::finished)
+                s = prepared != null ? new Submission(this::label, commands, references, validation, this::finished, () -> { }, prepared)
+                        : retained == null ? new Submission(this::label, commands, references, validation, this::finished)
                         : new Submission(this::label, commands, references, validation, this::finished, retained);
             } catch (Throwable t) {
                 queue.returnSlot();
@@ -321,7 +325,14 @@ public final class CommandBuffer {
         usedCount = 0;
         lastResource = null;
         commands = null;
-        return new RecordedCommands(queue, label(), kept, validation, lease);
+        PreparedRecording prepared;
+        try {
+            prepared = queue.driver().prepare(kept);
+        } catch (RuntimeException e) {
+            lease.run();
+            throw e;
+        }
+        return new RecordedCommands(queue, label(), kept, validation, lease, prepared);
     }
 
     /** A command buffer that pins each resource when first used, and can only be recorded. */
@@ -332,8 +343,10 @@ public final class CommandBuffer {
     }
 
     /** A command buffer of {@code recording}'s commands, its resources held by the recording. */
-    static CommandBuffer ofRecording(CommandQueue queue, long number, List<Command> commands, Validation validation, String label) {
+    static CommandBuffer ofRecording(CommandQueue queue, long number, List<Command> commands, Validation validation,
+                                     PreparedRecording prepared, String label) {
         CommandBuffer cb = new CommandBuffer(queue, number, References.UNRETAINED, validation);
+        cb.prepared = prepared;
         cb.commands = commands;
         cb.label = label;
         cb.trusted = true;

@@ -1,6 +1,8 @@
 package dev.panamax.compute;
 
 import dev.panamax.compute.spi.Command;
+import dev.panamax.compute.spi.PreparedRecording;
+
 import java.util.List;
 
 /**
@@ -32,16 +34,20 @@ public final class RecordedCommands implements AutoCloseable {
     private final List<Command> commands;
     private final Validation validation;
     private final Runnable resources;
+    /** What the queue's backend made of the commands, once, for every submission; null when it made nothing. */
+    private final PreparedRecording prepared;
     private CommandBuffer last;
     private long submissions;
     private boolean closed;
 
-    RecordedCommands(CommandQueue queue, String label, List<Command> commands, Validation validation, Runnable resources) {
+    RecordedCommands(CommandQueue queue, String label, List<Command> commands, Validation validation, Runnable resources,
+                     PreparedRecording prepared) {
         this.queue = queue;
         this.label = label;
         this.commands = commands;
         this.validation = validation;
         this.resources = resources;
+        this.prepared = prepared;
     }
 
     /** How many commands each submission runs. */
@@ -72,7 +78,7 @@ public final class RecordedCommands implements AutoCloseable {
         synchronized (this) {
             if (closed) throw new IllegalStateException(label + ": the recording is closed");
             submissions++;
-            run = CommandBuffer.ofRecording(queue, queue.nextNumber(), commands, validation,
+            run = CommandBuffer.ofRecording(queue, queue.nextNumber(), commands, validation, prepared,
                     label.startsWith("command buffer '") ? label.substring(0, label.length() - 1) + " (submission " + submissions + ")'"
                             : "command buffer '" + label.substring("command buffer ".length()) + " (submission " + submissions + ")'");
             run.commit();
@@ -97,7 +103,11 @@ public final class RecordedCommands implements AutoCloseable {
         try {
             if (wait != null) wait.awaitFinished();
         } finally {
-            resources.run();
+            try {
+                if (prepared != null) prepared.close();
+            } finally {
+                resources.run();
+            }
         }
     }
 

@@ -116,9 +116,11 @@
 /// any other. The recording references the resources its commands use until it closes (taken at
 /// `record()`; a command buffer from `CommandQueue.commandBufferForRecording()` pins each one when
 /// it is encoded instead, so its owner may free it before the recording is made, as a captured
-/// tensor step frees its intermediates). On OpenCL each submission goes through `Replay` as a commit
-/// does: planned again (a pass over the commands, nothing allocated once warmed), its native
-/// commands called again.
+/// tensor step frees its intermediates). A backend may prepare the commands once, at `record()`
+/// (`spi.QueueDriver.prepare`, handed back with each submission as `Submission.prepared()`, closed
+/// with the recording): on OpenCL they are planned once into batches of the recording's own, so a
+/// submission runs each batch in one crossing with nothing planned in Java, and its native commands
+/// are called again between them.
 ///
 /// **Queue state.** Committing a command buffer is one compare-and-set (of several threads committing
 /// one command buffer exactly one hands it over; the others get an `EncodingException`), and a commit

@@ -1,10 +1,22 @@
 package dev.panamax.compute.spi;
 
+import java.util.List;
+
 /**
  * A backend's side of a {@link dev.panamax.compute.CommandQueue}: it runs committed command buffers
  * in commit order. Must be thread-safe: many threads commit to one queue.
  */
 public interface QueueDriver extends AutoCloseable {
+    /**
+     * Prepares a recorded command list for repeated submission, once, as a backend sees fit (its
+     * calls planned, its argument values staged); each submission of the recording then carries the
+     * result. Null, the default: each submission is handed over like any command buffer. A command
+     * the backend would refuse makes no preparation: its submissions then fail as a commit would.
+     */
+    default PreparedRecording prepare(List<Command> commands) {
+        return null;
+    }
+
     /**
      * Hands the submission's commands to the device without waiting for them. The run is finished
      * (the driver frees what it made for it and calls {@link Submission#finished} exactly once) by

@@ -19,6 +19,7 @@ public final class Submission {
     private final Validation validation;
     private final Consumer<CommandBufferException> onFinished;
     private final Runnable referenceRelease;
+    private final PreparedRecording prepared;
     /** The driver's own state for this run (events, scratch memory). */
     private volatile Object driverState;
     private volatile boolean notifyOnCompletion;
@@ -36,12 +37,27 @@ public final class Submission {
      */
     public Submission(Supplier<String> label, List<Command> commands, References references, Validation validation,
                       Consumer<CommandBufferException> onFinished, Runnable referenceRelease) {
+        this(label, commands, references, validation, onFinished, referenceRelease, null);
+    }
+
+    /**
+     * As above, for a submission of a recording: {@code prepared} is what the driver made of its
+     * commands when they were recorded ({@link QueueDriver#prepare}), or null.
+     */
+    public Submission(Supplier<String> label, List<Command> commands, References references, Validation validation,
+                      Consumer<CommandBufferException> onFinished, Runnable referenceRelease, PreparedRecording prepared) {
         this.label = label;
         this.commands = commands;
         this.references = references;
         this.validation = validation;
         this.onFinished = onFinished;
         this.referenceRelease = referenceRelease;
+        this.prepared = prepared;
+    }
+
+    /** What the driver made of a recording's commands when they were recorded; null for any other command buffer. */
+    public PreparedRecording prepared() {
+        return prepared;
     }
 
     /** {@code command buffer 'step'}: how messages name it. */

@@ -2,6 +2,7 @@ package dev.panamax.opencl.compute;
 
 import dev.panamax.compute.CommandBufferException;
 import dev.panamax.compute.spi.Command;
+import dev.panamax.compute.spi.PreparedRecording;
 import dev.panamax.compute.spi.QueueDriver;
 import dev.panamax.compute.spi.Submission;
 import dev.panamax.core.memory.AllocatesForCaller;
@@ -15,6 +16,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.ref.Reference;
+import java.util.List;
 
 /**
  * A command queue on an OpenCL device (in order). A submission is replayed by the queue's
@@ -108,7 +110,7 @@ final class OpenClQueue implements QueueDriver {
         lock.lock();
         try {
             if (closed) throw new IllegalStateException("command queue is closed");
-            run = replay.replay(submission);
+            run = submission.prepared() instanceof RecordingPlan p && p.queue() == this ? replay.replay(submission, p) : replay.replay(submission);
         } finally {
             lock.unlock();
         }
@@ -119,6 +121,13 @@ final class OpenClQueue implements QueueDriver {
             run.watch();
         }
         Reference.reachabilityFence(this); // the queue's release must not run while its commands are handed over
+    }
+
+    /** Plans a recorded command list once, into batches of its own ({@link RecordingPlan}); null when it is replayed as commits are. */
+    @Override
+    public PreparedRecording prepare(List<Command> commands) {
+        if (closed) return null;
+        return RecordingPlan.prepare(this, commands);
     }
 
     @Override

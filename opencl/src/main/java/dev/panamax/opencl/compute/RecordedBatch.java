@@ -20,7 +20,9 @@ final class RecordedBatch {
     private static final int STRIDE = ClCall.MAX_PARAMETERS;
     private static final long MAX_IDLE_BATCH_BYTES = 1 << 20;
 
+    /** The queue's resources, whose batch this records; null for a batch of its own ({@link #owning()}). */
     private final QueueResources resources;
+    private Batch own;
     /** For each {@link ClCall}, each parameter's offset from the first one's in a parameter block, learnt at its first recording. */
     private final long[][] relative = new long[ClCall.values().length][];
     /** The calls the batch holds now and where each one's parameters start in its argument area. */
@@ -35,6 +37,22 @@ final class RecordedBatch {
         this.resources = resources;
     }
 
+    /** A recording into a batch of its own, which {@link #close()} frees: a recorded command list's. */
+    static RecordedBatch owning() {
+        return new RecordedBatch(null);
+    }
+
+    /** Frees a batch of its own. */
+    void close() {
+        if (own != null) own.close();
+        own = null;
+        recordedSize = -1;
+    }
+
+    private Batch batch() {
+        return resources != null ? resources.batch : own;
+    }
+
     /** Makes the next {@link #emit} record afresh (what the batch holds is not known after a failure). */
     void forget() {
         recordedSize = -1;
@@ -46,7 +64,7 @@ final class RecordedBatch {
         ClCall[] calls = plan.callArray();
         boolean same = recordedSize == size && Arrays.equals(recorded, 0, size, calls, 0, size);
         if (!same) record(plan);
-        MemorySegment area = resources.batch.arguments();
+        MemorySegment area = batch().arguments();
         if (!same) {
             for (int i = 0; i < size; i++) write(area, plan, i);
             return;
@@ -65,7 +83,7 @@ final class RecordedBatch {
 
     /** Runs the batch: one crossing for every call (a failing call stops it, {@code BatchFailedException}). */
     void run() {
-        resources.batch.run();
+        batch().run();
     }
 
     /** Writes the parameters of entry {@code i} that differ from what its block holds. */
@@ -87,8 +105,11 @@ final class RecordedBatch {
     private void record(ReplayPlan plan) {
         recordedSize = -1;
         int size = plan.size();
-        Batch batch = resources.batch;
-        if (batch.nativeBytes() > MAX_IDLE_BATCH_BYTES) { // do not keep what one large command buffer grew
+        Batch batch = batch();
+        if (resources == null) {
+            if (batch == null) own = batch = Batch.createShared(BatchMode.STANDARD, Math.max(4, size));
+            else batch.clear();
+        } else if (batch.nativeBytes() > MAX_IDLE_BATCH_BYTES) { // do not keep what one large command buffer grew
             Batch smaller = Batch.createShared(BatchMode.STANDARD, 64);
             batch.close();
             resources.batch = batch = smaller;

@@ -90,6 +90,65 @@ final class Replay implements PlanResolver {
     }
 
     /**
+     * Hands a submission of a recording planned once ({@link RecordingPlan}) to the device: each of
+     * its batches in one crossing (gated as a commit's would be), each native command called between
+     * them, with nothing planned or written in Java. Its batches set their kernels' arguments, so
+     * afterwards no kernel's arguments are known to the queue's own plans. A failure is handled as a
+     * commit's; the caller holds the device's replay lock.
+     */
+    Run replay(Submission s, RecordingPlan recording) {
+        Run r = new Run(queue, s, null);
+        submission = s;
+        run = r;
+        MemorySegment staging = recording.stagingMemory();
+        try {
+            staging.set(ValueLayout.JAVA_LONG, recording.eventSlot(), 0L);
+            for (RecordingPlan.Segment segment : recording.segments()) {
+                boolean ran = switch (segment) {
+                    case RecordingPlan.Calls c -> runRecorded(c, recording);
+                    case RecordingPlan.NativeCall n -> callNative(n.command(), n.index());
+                };
+                if (!ran) {
+                    if (!(segment instanceof RecordingPlan.Calls c && c.last)) gates.markCompletion(recording.eventAddress());
+                    break;
+                }
+            }
+            r.event(staging.get(ValueLayout.JAVA_LONG, recording.eventSlot()));
+            return r;
+        } catch (Throwable t) {
+            resources.runFinished(r.inFlight);
+            throw t;
+        } finally {
+            gates.forgetKernelArguments(); // the recording's batches set arguments the queue's plans do not know of
+            submission = null;
+            run = null;
+        }
+    }
+
+    /** Runs one of a recording's batches, as {@link #enqueue} runs a planned one; whether every call ran. */
+    private boolean runRecorded(RecordingPlan.Calls c, RecordingPlan recording) {
+        MemorySegment gate = null;
+        if (c.gated()) {
+            gate = gates.closedGate(recording.stagingMemory(), recording.gateSlot());
+            c.waitForGate(gate != null, recording.gateAddress());
+        }
+        int failedAt = -1;
+        try {
+            c.batch.run();
+        } catch (BatchFailedException e) {
+            failedAt = e.index();
+            run.error(GatingAndRecovery.failure(e, c.plan, submission));
+        } finally {
+            if (gate != null) GatingAndRecovery.open(gate); // the commands enqueued, even before a failure, run
+        }
+        if (failedAt < 0) return true;
+        if (c.last && failedAt < c.planned && recording.stagingMemory().get(ValueLayout.JAVA_LONG, recording.eventSlot()) == 0) {
+            gates.markCompletion(recording.eventAddress()); // the commands before the failing one are enqueued
+        }
+        return false;
+    }
+
+    /**
      * Plans, emits and runs commands {@code from} to {@code to} (exclusive) as one batch ending in a
      * flush, gated when they make {@value ReplayPlanner#GATED_FROM} enqueues or more. With
      * {@code eventSlot} (else -1) the last enqueue's event goes there (a marker's when nothing is

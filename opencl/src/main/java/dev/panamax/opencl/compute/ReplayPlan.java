@@ -184,6 +184,13 @@ final class ReplayPlan {
         params[firstEnqueue * STRIDE + waitCount + 1] = eventListAddress;
     }
 
+    /** Makes the first enqueue wait for nothing again. */
+    void waitFirstEnqueueForNothing() {
+        int waitCount = calls[firstEnqueue].parameters() - 3;
+        params[firstEnqueue * STRIDE + waitCount] = 0;
+        params[firstEnqueue * STRIDE + waitCount + 1] = 0;
+    }
+
     private void grow(int entries) {
         int n = Math.max(entries, calls.length * 2);
         calls = Arrays.copyOf(calls, n);

@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Plans a run of commands as OpenCL calls: command list in, {@link ReplayPlan} out. Each dispatch
@@ -33,6 +34,14 @@ final class ReplayPlanner {
      * {@code ./panamax bench compute} as {@code opencl.gated.<n>.vs.ungated}.
      */
     static final int GATED_FROM = 64;
+
+    /**
+     * The epoch of a plan that runs from a batch of its own ({@link RecordingPlan}): every argument
+     * is set, and no kernel's argument state is read or changed.
+     */
+    static final long EVERY_ARGUMENT = Long.MIN_VALUE;
+
+    private static final LongAdder PLANS = new LongAdder();
 
     private final long queue;
     private final PlanResolver resolver;
@@ -91,9 +100,12 @@ final class ReplayPlanner {
      * another one sets every argument afresh. A refused command throws, leaving the calls planned for
      * the commands before it in the plan.
      *
+     * {@link #EVERY_ARGUMENT} sets every argument, whatever the kernel holds.
+     *
      * @param scratch the run's scratch; null when {@link #needs} found it needs none
      */
     void plan(List<Command> commands, int first, int end, long epoch, HostArea staging, HostArea scratch, ReplayPlan plan) {
+        PLANS.increment();
         OpenClPipeline lastPipeline = null;
         Argument[] lastArgs = null;
         Size lastGrid = null, lastGroup = null;
@@ -179,10 +191,16 @@ final class ReplayPlanner {
         }
     }
 
+    /** How many times a run of commands was planned, by every planner: a recording's submissions add none. */
+    static long plansMade() {
+        return PLANS.sum();
+    }
+
     /** Plans a {@code clSetKernelArg} for each argument whose value differs from what the kernel holds. */
     private void setArguments(int command, OpenClPipeline p, Argument[] args, long epoch, HostArea staging, ReplayPlan plan) {
+        boolean every = epoch == EVERY_ARGUMENT;
         long[] bits = p.setBits, sizes = p.setSizes;
-        if (p.argumentsEpoch != epoch) {
+        if (!every && p.argumentsEpoch != epoch) {
             Arrays.fill(sizes, -1);
             p.argumentsEpoch = epoch;
         }
@@ -233,7 +251,7 @@ final class ReplayPlanner {
                     cached = false;
                 }
             }
-            boolean known = a < sizes.length;
+            boolean known = !every && a < sizes.length;
             if (cached && known && sizes[a] == bytes && bits[a] == value) continue;
             if (valueAt == -1) {
                 valueAt = staging.take(8);

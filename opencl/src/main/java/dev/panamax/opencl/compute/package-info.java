@@ -28,6 +28,17 @@
  * before it are done. A submission with native commands runs as batches around them, each native
  * command called with the queue between two batches. {@code Run} then follows the completion event.
  *
+ * <h2>Recordings: planned once</h2>
+ * A recorded command list ({@code CommandBuffer.record()}) is planned once, when it is recorded, by
+ * {@code RecordingPlan}: each batch between its native commands planned with every kernel argument set
+ * (other command buffers change the same kernels' arguments between its submissions), its values and
+ * heap writes' copies in host memory of its own, and written into a core {@code Batch} of its own. A
+ * submission ({@code Replay.replay(Submission, RecordingPlan)}) plans and writes nothing: it gates a
+ * large batch as a commit does, runs each batch in one crossing, calls the native commands between
+ * them, and moves the device's argument epoch on, since the queue's plans no longer know what the
+ * kernels hold; failures are handled as a commit's. A list with a read, or one the device refuses, is
+ * replayed as commits are. Golden-tested in {@code RecordingPlanTest}.
+ *
  * <h2>Program builds on PoCL</h2>
  * PoCL compiles each OpenCL program with LLVM and caches the result in {@code $POCL_CACHE_DIR}. Measured
  * on 2 cores with PoCL 3.1 and a one-line kernel: the first build in a process took 1.1 s with an empty
