@@ -429,6 +429,8 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
             case Kernel.IndexAdd k -> { pinOnce(k.out()); pinOnce(k.index()); pinOnce(k.src()); }
             case Kernel.AdamStep k -> { pinOnce(k.param()); pinOnce(k.grad()); pinOnce(k.m()); pinOnce(k.v()); }
             case Kernel.CrossEntropy k -> { pinOnce(k.loss()); if (k.grad() != null) pinOnce(k.grad()); pinOnce(k.logits()); pinOnce(k.labels()); }
+            case Kernel.Softmax k -> { pinOnce(k.out()); pinOnce(k.in()); }
+            case Kernel.SoftmaxGrad k -> { pinOnce(k.out()); pinOnce(k.y()); pinOnce(k.dy()); }
         }
     }
 

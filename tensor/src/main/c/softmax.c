@@ -1,0 +1,106 @@
+/*
+ * Softmax over the rows of an (n, c) f32 matrix, and its gradient, each row in one pass over
+ * memory (the composite takes five kernels forward and four backward, each a pass of its own).
+ *
+ * softmax: out[i, j] = exp(x[i, j] - max_j x[i]) / sum_j exp(x[i, j] - max_j x[i]); a NaN in a row
+ * makes the whole row NaN, as does a row of -inf only (max - max is NaN), as in the composite.
+ * softmax_grad (the backward): out[i, j] = y[i, j] * (dy[i, j] - sum_k dy[i, k] * y[i, k]).
+ *   Descriptor: 0 direction (0 softmax, 1 gradient)   1 n   2 c
+ *   3 out   4 out row stride   5 out column stride (elements)
+ *   6 x (softmax) or y (gradient)   7 its row stride   8 its column stride
+ *   9 dy (gradient; 0 for softmax)   10 its row stride   11 its column stride
+ * Rows whose column strides are all 1 take loops gcc vectorizes (eight running lanes for each
+ * maximum and sum, vmath.h's exp); any other layout the plain strided loop.
+ */
+#include "pmx_tensor.h"
+#include "vmath.h"
+
+#define LANES 8
+#define PMX_GRAIN_SOFTMAX_GRAD (1 << 16) /* elements of a softmax gradient (two reads, a multiply-add) */
+
+__attribute__((target_clones("avx2", "default")))
+static void softmax_rows(const int64_t *d, int64_t start, int64_t end) {
+    int64_t c = d[2], ors = d[4], ocs = d[5], xrs = d[7], xcs = d[8];
+    float *out = PMX_PTR(d, 3, float);
+    const float *x = PMX_PTR(d, 6, const float);
+    for (int64_t i = start; i < end; i++) {
+        const float *xi = x + i * xrs;
+        float *oi = out + i * ors;
+        if (xcs == 1 && ocs == 1) {
+            float m[LANES];
+            for (int l = 0; l < LANES; l++) m[l] = xi[0];
+            int64_t j = 0;
+            for (; j + LANES <= c; j += LANES) {
+                for (int l = 0; l < LANES; l++) {
+                    float e = xi[j + l];
+                    m[l] = (e > m[l] || e != e) ? e : m[l];
+                }
+            }
+            float max = m[0];
+            for (int l = 1; l < LANES; l++) max = (m[l] > max || m[l] != m[l]) ? m[l] : max;
+            for (; j < c; j++) max = (xi[j] > max || xi[j] != xi[j]) ? xi[j] : max;
+            for (j = 0; j < c; j++) oi[j] = pmx_expf(xi[j] - max);
+            float s[LANES] = {0};
+            for (j = 0; j + LANES <= c; j += LANES) {
+                for (int l = 0; l < LANES; l++) s[l] += oi[j + l];
+            }
+            float sum = 0;
+            for (int l = 0; l < LANES; l++) sum += s[l];
+            for (; j < c; j++) sum += oi[j];
+            float inv = 1.0f / sum;
+            for (j = 0; j < c; j++) oi[j] *= inv;
+        } else {
+            float max = xi[0];
+            for (int64_t j = 1; j < c; j++) {
+                float e = xi[j * xcs];
+                if (e > max || e != e) max = e;
+            }
+            float sum = 0;
+            for (int64_t j = 0; j < c; j++) {
+                float e = pmx_expf(xi[j * xcs] - max);
+                oi[j * ocs] = e;
+                sum += e;
+            }
+            float inv = 1.0f / sum;
+            for (int64_t j = 0; j < c; j++) oi[j * ocs] *= inv;
+        }
+    }
+}
+
+__attribute__((target_clones("avx2", "default")))
+static void softmax_grad_rows(const int64_t *d, int64_t start, int64_t end) {
+    int64_t c = d[2], ors = d[4], ocs = d[5], yrs = d[7], ycs = d[8], grs = d[10], gcs = d[11];
+    float *out = PMX_PTR(d, 3, float);
+    const float *y = PMX_PTR(d, 6, const float);
+    const float *g = PMX_PTR(d, 9, const float);
+    for (int64_t i = start; i < end; i++) {
+        const float *restrict yi = y + i * yrs;
+        const float *gi = g + i * grs;
+        float *oi = out + i * ors;
+        if (ycs == 1 && gcs == 1 && ocs == 1) {
+            float s[LANES] = {0};
+            int64_t j = 0;
+            for (; j + LANES <= c; j += LANES) {
+                for (int l = 0; l < LANES; l++) s[l] += yi[j + l] * gi[j + l];
+            }
+            float dot = 0;
+            for (int l = 0; l < LANES; l++) dot += s[l];
+            for (; j < c; j++) dot += yi[j] * gi[j];
+            for (j = 0; j < c; j++) oi[j] = yi[j] * (gi[j] - dot);
+        } else {
+            float dot = 0;
+            for (int64_t j = 0; j < c; j++) dot += yi[j * ycs] * gi[j * gcs];
+            for (int64_t j = 0; j < c; j++) oi[j * ocs] = yi[j * ycs] * (gi[j * gcs] - dot);
+        }
+    }
+}
+
+PMX_KERNEL(softmax) {
+    int64_t n = d[1], c = d[2];
+    if (n <= 0 || c <= 0) return 0;
+    int backward = d[0] != 0;
+    int nth = pmx_threads_for(n * c, backward ? PMX_GRAIN_SOFTMAX_GRAD : PMX_GRAIN_SOFTMAX);
+    if (nth > n) nth = (int) n;
+    pmx_parallel(d, n, nth, backward ? softmax_grad_rows : softmax_rows);
+    return 0;
+}
