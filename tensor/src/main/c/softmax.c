@@ -9,14 +9,34 @@
  *   3 out   4 out row stride   5 out column stride (elements)
  *   6 x (softmax) or y (gradient)   7 its row stride   8 its column stride
  *   9 dy (gradient; 0 for softmax)   10 its row stride   11 its column stride
- * Rows whose column strides are all 1 take loops gcc vectorizes (eight running lanes for each
+ * Rows whose column strides are all 1 take loops gcc vectorizes (OpenMP simd reductions for each
  * maximum and sum, vmath.h's exp); any other layout the plain strided loop.
  */
 #include "pmx_tensor.h"
 #include "vmath.h"
 
-#define LANES 8
 #define PMX_GRAIN_SOFTMAX_GRAD (1 << 16) /* elements of a softmax gradient (two reads, a multiply-add) */
+
+/* The largest element of a contiguous row, NaN when it holds one. */
+static inline float row_max(const float *x, int64_t c) {
+    float max = x[0];
+    int32_t nan = 0;
+#pragma omp simd reduction(max : max) reduction(| : nan)
+    for (int64_t j = 0; j < c; j++) {
+        max = x[j] > max ? x[j] : max;
+        nan |= x[j] != x[j];
+    }
+    return nan ? __builtin_nanf("") : max;
+}
+
+/* o = exp(x - max) over a contiguous row, returning the sum. */
+static inline float row_exp_sum(float *o, const float *x, int64_t c, float max) {
+    for (int64_t j = 0; j < c; j++) o[j] = pmx_expf(x[j] - max);
+    float sum = 0;
+#pragma omp simd reduction(+ : sum)
+    for (int64_t j = 0; j < c; j++) sum += o[j];
+    return sum;
+}
 
 __attribute__((target_clones("avx2", "default")))
 static void softmax_rows(const int64_t *d, int64_t start, int64_t end) {
@@ -27,28 +47,9 @@ static void softmax_rows(const int64_t *d, int64_t start, int64_t end) {
         const float *xi = x + i * xrs;
         float *oi = out + i * ors;
         if (xcs == 1 && ocs == 1) {
-            float m[LANES];
-            for (int l = 0; l < LANES; l++) m[l] = xi[0];
-            int64_t j = 0;
-            for (; j + LANES <= c; j += LANES) {
-                for (int l = 0; l < LANES; l++) {
-                    float e = xi[j + l];
-                    m[l] = (e > m[l] || e != e) ? e : m[l];
-                }
-            }
-            float max = m[0];
-            for (int l = 1; l < LANES; l++) max = (m[l] > max || m[l] != m[l]) ? m[l] : max;
-            for (; j < c; j++) max = (xi[j] > max || xi[j] != xi[j]) ? xi[j] : max;
-            for (j = 0; j < c; j++) oi[j] = pmx_expf(xi[j] - max);
-            float s[LANES] = {0};
-            for (j = 0; j + LANES <= c; j += LANES) {
-                for (int l = 0; l < LANES; l++) s[l] += oi[j + l];
-            }
-            float sum = 0;
-            for (int l = 0; l < LANES; l++) sum += s[l];
-            for (; j < c; j++) sum += oi[j];
-            float inv = 1.0f / sum;
-            for (j = 0; j < c; j++) oi[j] *= inv;
+            float max = row_max(xi, c);
+            float inv = 1.0f / row_exp_sum(oi, xi, c, max);
+            for (int64_t j = 0; j < c; j++) oi[j] *= inv;
         } else {
             float max = xi[0];
             for (int64_t j = 1; j < c; j++) {
@@ -78,15 +79,10 @@ static void softmax_grad_rows(const int64_t *d, int64_t start, int64_t end) {
         const float *gi = g + i * grs;
         float *oi = out + i * ors;
         if (ycs == 1 && gcs == 1 && ocs == 1) {
-            float s[LANES] = {0};
-            int64_t j = 0;
-            for (; j + LANES <= c; j += LANES) {
-                for (int l = 0; l < LANES; l++) s[l] += yi[j + l] * gi[j + l];
-            }
             float dot = 0;
-            for (int l = 0; l < LANES; l++) dot += s[l];
-            for (; j < c; j++) dot += yi[j] * gi[j];
-            for (j = 0; j < c; j++) oi[j] = yi[j] * (gi[j] - dot);
+#pragma omp simd reduction(+ : dot)
+            for (int64_t j = 0; j < c; j++) dot += yi[j] * gi[j];
+            for (int64_t j = 0; j < c; j++) oi[j] = yi[j] * (gi[j] - dot);
         } else {
             float dot = 0;
             for (int64_t j = 0; j < c; j++) dot += yi[j * ycs] * gi[j * gcs];
