@@ -9,6 +9,8 @@
  *   3 out   4 out row stride   5 out column stride (elements)
  *   6 x (softmax) or y (gradient)   7 its row stride   8 its column stride
  *   9 dy (gradient; 0 for softmax)   10 its row stride   11 its column stride
+ *   12 causal rows L (softmax; 0 for none): row i reads its first i % L + 1 elements only and
+ *      writes 0 past them, as causal attention's mask of -inf before the softmax
  * Rows whose column strides are all 1 take loops gcc vectorizes (OpenMP simd reductions for each
  * maximum and sum, vmath.h's exp); any other layout the plain strided loop.
  */
@@ -40,30 +42,33 @@ static inline float row_exp_sum(float *o, const float *x, int64_t c, float max) 
 
 __attribute__((target_clones("avx2", "default")))
 static void softmax_rows(const int64_t *d, int64_t start, int64_t end) {
-    int64_t c = d[2], ors = d[4], ocs = d[5], xrs = d[7], xcs = d[8];
+    int64_t c = d[2], ors = d[4], ocs = d[5], xrs = d[7], xcs = d[8], causal = d[12];
     float *out = PMX_PTR(d, 3, float);
     const float *x = PMX_PTR(d, 6, const float);
     for (int64_t i = start; i < end; i++) {
         const float *xi = x + i * xrs;
         float *oi = out + i * ors;
+        int64_t seen = causal > 0 && i % causal + 1 < c ? i % causal + 1 : c;
         if (xcs == 1 && ocs == 1) {
-            float max = row_max(xi, c);
-            float inv = 1.0f / row_exp_sum(oi, xi, c, max);
-            for (int64_t j = 0; j < c; j++) oi[j] *= inv;
+            float max = row_max(xi, seen);
+            float inv = 1.0f / row_exp_sum(oi, xi, seen, max);
+            for (int64_t j = 0; j < seen; j++) oi[j] *= inv;
+            for (int64_t j = seen; j < c; j++) oi[j] = 0.0f;
         } else {
             float max = xi[0];
-            for (int64_t j = 1; j < c; j++) {
+            for (int64_t j = 1; j < seen; j++) {
                 float e = xi[j * xcs];
                 if (e > max || e != e) max = e;
             }
             float sum = 0;
-            for (int64_t j = 0; j < c; j++) {
+            for (int64_t j = 0; j < seen; j++) {
                 float e = pmx_expf(xi[j * xcs] - max);
                 oi[j * ocs] = e;
                 sum += e;
             }
             float inv = 1.0f / sum;
-            for (int64_t j = 0; j < c; j++) oi[j * ocs] *= inv;
+            for (int64_t j = 0; j < seen; j++) oi[j * ocs] *= inv;
+            for (int64_t j = seen; j < c; j++) oi[j * ocs] = 0.0f;
         }
     }
 }

@@ -12,7 +12,7 @@ final class Composite {
         Ops.floating("softmax", x);
         if (x.dtype() == DType.F16) return softmax(x.cast(DType.F32), axis).cast(DType.F16); // f32 accumulation
         if (x.rank() > 0 && Reduction.normalizeAxes("softmax", x, axis)[0] == x.rank() - 1 && x.elements() > 0) {
-            Tensor fused = fusedSoftmax(x);
+            Tensor fused = fusedSoftmax(x, 0);
             if (fused != null) return fused;
         }
         Tensor shifted = x.sub(x.max(axis, true).detach());
@@ -21,20 +21,32 @@ final class Composite {
     }
 
     /**
-     * Softmax over the last axis as one {@link Kernel.Softmax} over the rows, its backward one
-     * {@link Kernel.SoftmaxGrad}; null when the backend declines either (the caller composes it).
+     * Causal attention's softmax of {@code scores (..., L, S)}: query {@code i} sees keys {@code j <= i}
+     * only, the others weighted 0, in one {@link Kernel.Softmax} with {@code causalRows = L} (no mask
+     * tensor, no {@code where} forward or backward); null when the backend declines the fused
+     * kernels (the caller masks and composes).
      */
-    private static Tensor fusedSoftmax(Tensor x) {
+    static Tensor causalSoftmax(Tensor scores) {
+        if (scores.rank() < 2 || scores.elements() == 0 || !scores.dtype().isFloating() || scores.dtype() == DType.F16) return null;
+        return fusedSoftmax(scores, scores.dim(-2));
+    }
+
+    /**
+     * Softmax over the last axis as one {@link Kernel.Softmax} over the rows ({@code causalRows} as
+     * that kernel's), its backward one {@link Kernel.SoftmaxGrad}; null when the backend declines
+     * either (the caller composes it).
+     */
+    private static Tensor fusedSoftmax(Tensor x, int causalRows) {
         int c = x.dim(-1);
         int rows = (int) (x.elements() / c);
         Shape matrix = Shape.of(rows, c);
         Tensor in = x.detach().reshape(rows, c);
         Operand probe = in.operand();
-        if (!x.backend.supports(new Kernel.Softmax(probe, probe)) || !x.backend.supports(new Kernel.SoftmaxGrad(probe, probe, probe))) {
+        if (!x.backend.supports(new Kernel.Softmax(probe, probe, causalRows)) || !x.backend.supports(new Kernel.SoftmaxGrad(probe, probe, probe))) {
             return null;
         }
         Tensor made = Tensor.empty(x.backend, x.dtype(), matrix);
-        Ops.execute(made, new Kernel.Softmax(made.operand(), in.operand()));
+        Ops.execute(made, new Kernel.Softmax(made.operand(), in.operand(), causalRows));
         Tensor y = made.reshape(x.shape.raw());
         if (!Ops.recording(x)) return y;
         Tensor saved = y.detach();

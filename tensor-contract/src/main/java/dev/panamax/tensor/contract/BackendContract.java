@@ -1642,7 +1642,8 @@ public abstract class BackendContract {
     /**
      * Softmax over the last axis and its gradient ({@code Kernel.Softmax}, {@code Kernel.SoftmaxGrad},
      * or their composite where a backend declines them) in every layout, rows shorter and longer than
-     * a vector, an incoming gradient that is not all ones, and the rows that give NaN.
+     * a vector, an incoming gradient that is not all ones, causal attention's masked rows, and the
+     * rows that give NaN.
      */
     @Test
     void softmaxOverTheLastAxisAndItsGradient() {
@@ -1651,6 +1652,11 @@ public abstract class BackendContract {
             agree("softmax rank 3 " + l, x -> x[0].softmax(2), f32(2, 3, 11).as(l).requiresGrad());
         }
         agree("softmax rank 1", x -> x[0].softmax(0), f32(13).requiresGrad());
+        // causal attention's softmax masks inside the kernel (causalRows): fewer, as many and more queries than keys
+        for (int queries : new int[] {3, 9, 14}) {
+            agree("causal attention, " + queries + " queries, 9 keys", x -> attention(x, null, true, null), f32(2, queries, 4).requiresGrad(),
+                    f32(2, 9, 4).requiresGrad(), f32(2, 9, 3).requiresGrad());
+        }
         agree("softmax of one column", x -> x[0].softmax(-1).mul(x[1]), f32(5, 1).requiresGrad(), f32(5, 1).requiresGrad());
         agree("softmax wide rows of large values", x -> x[0].softmax(-1).mul(x[1]),
                 new Input(DType.F32, new int[] {37, 130}, -60, 60, Layout.CONTIGUOUS, true), f32(37, 130));

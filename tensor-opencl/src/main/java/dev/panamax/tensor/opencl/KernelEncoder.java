@@ -238,7 +238,7 @@ public final class KernelEncoder {
         sameDtype("softmax", k.out(), k.in());
         ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.SOFTMAX, k.in().dtype()), "softmax");
         b.encoder().setPipeline(pipeline).setBuffer(0, b.buffer(k.out())).setBuffer(1, b.buffer(k.in()))
-                .setBytes(2, bytes(rowsLayout(k.out(), k.in(), k.in())));
+                .setBytes(2, bytes(rowsLayout(k.out(), k.in(), k.in(), k.causalRows())));
         cover(b.encoder(), pipeline, k.in().shape()[0]);
     }
 
@@ -247,14 +247,14 @@ public final class KernelEncoder {
         sameDtype("softmax gradient", k.out(), k.dy());
         ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.SOFTMAX, k.y().dtype()), "softmax_grad");
         b.encoder().setPipeline(pipeline).setBuffer(0, b.buffer(k.out())).setBuffer(1, b.buffer(k.y())).setBuffer(2, b.buffer(k.dy()))
-                .setBytes(3, bytes(rowsLayout(k.out(), k.y(), k.dy())));
+                .setBytes(3, bytes(rowsLayout(k.out(), k.y(), k.dy(), 0)));
         cover(b.encoder(), pipeline, k.y().shape()[0]);
     }
 
-    /** n, c, then offset, row stride and column stride of each (n, c) operand. */
-    private static long[] rowsLayout(Operand out, Operand a, Operand b) {
+    /** n, c, then offset, row stride and column stride of each (n, c) operand, then the causal rows. */
+    private static long[] rowsLayout(Operand out, Operand a, Operand b, int causalRows) {
         return new long[] {a.shape()[0], a.shape()[1], out.offset(), out.strides()[0], out.strides()[1], a.offset(), a.strides()[0],
-                a.strides()[1], b.offset(), b.strides()[0], b.strides()[1]};
+                a.strides()[1], b.offset(), b.strides()[0], b.strides()[1], causalRows};
     }
 
     // ---- helpers ---------------------------------------------------------------------------------

@@ -470,7 +470,7 @@ final class KernelSources {
     /**
      * Softmax over the rows of an (n, c) matrix and its gradient, one work item per row (the row's
      * max, sum and writes in {@code acc_t}, as the reference). Layout: n, c, then offset, row stride
-     * and column stride of out, of x (or y), and of dy.
+     * and column stride of out, of x (or y), and of dy, then the causal rows (0 for none).
      */
     private static String softmax(ClType t) {
         String x = t.load("x_p", "xr + j * layout[7]");
@@ -481,14 +481,16 @@ final class KernelSources {
                     long i = get_global_id(0);
                     if (i >= layout[0]) return;
                     long c = layout[1], orow = layout[2] + i * layout[3], xr = layout[5] + i * layout[6];
+                    long seen = layout[11] > 0 && i %% layout[11] + 1 < c ? i %% layout[11] + 1 : c;
                     acc_t mx = -INFINITY;
-                    for (long j = 0; j < c; j++) { acc_t e = (acc_t) %2$s; mx = (e > mx || isnan(e)) ? e : mx; }
+                    for (long j = 0; j < seen; j++) { acc_t e = (acc_t) %2$s; mx = (e > mx || isnan(e)) ? e : mx; }
                     acc_t sum = 0;
-                    for (long j = 0; j < c; j++) sum += exp((acc_t) %2$s - mx);
-                    for (long j = 0; j < c; j++) {
+                    for (long j = 0; j < seen; j++) sum += exp((acc_t) %2$s - mx);
+                    for (long j = 0; j < seen; j++) {
                         long at = orow + j * layout[4];
                         %3$s
                     }
+                    for (long j = seen; j < c; j++) { long at = orow + j * layout[4]; %7$s }
                 }
                 __kernel void softmax_grad(__global %1$s *out_p, __global const %1$s *y_p, __global const %1$s *g_p, __global const long *layout) {
                     long i = get_global_id(0);
@@ -502,6 +504,7 @@ final class KernelSources {
                     }
                 }
                 """.formatted(t.storage, x, t.store("out_p", "at", "(" + t.compute + ") (exp((acc_t) " + x + " - mx) / sum)"), y, g,
-                t.store("out_p", "at", "(" + t.compute + ") ((acc_t) " + y + " * ((acc_t) " + g + " - dot))"));
+                t.store("out_p", "at", "(" + t.compute + ") ((acc_t) " + y + " * ((acc_t) " + g + " - dot))"),
+                t.store("out_p", "at", "(" + t.compute + ") 0"));
     }
 }

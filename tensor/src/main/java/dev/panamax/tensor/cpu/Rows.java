@@ -17,6 +17,7 @@ final class Rows {
         if (out.dtype() != DType.F32 || in.dtype() != DType.F32) return false;
         Descriptor w = r.descriptor(Descriptor.SOFTMAX_WORDS);
         layout(w, 0, out, in, null);
+        w.put(12, k.causalRows());
         r.submit(CpuKernel.SOFTMAX, w, 8 * in.elements(), k);
         return true;
     }
@@ -26,6 +27,7 @@ final class Rows {
         if (out.dtype() != DType.F32 || y.dtype() != DType.F32 || dy.dtype() != DType.F32) return false;
         Descriptor w = r.descriptor(Descriptor.SOFTMAX_WORDS);
         layout(w, 1, out, y, dy);
+        w.put(12, 0);
         r.submit(CpuKernel.SOFTMAX, w, 4 * y.elements(), k);
         return true;
     }

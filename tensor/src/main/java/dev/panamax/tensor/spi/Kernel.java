@@ -99,8 +99,18 @@ public sealed interface Kernel {
      * {@code out[i, j] = exp(in[i, j] - max_j in[i]) / sum_j exp(in[i, j] - max_j in[i])}, the
      * statistics accumulated in at least f32. A row holding a NaN, or whose every element is -inf,
      * gives NaN throughout, as the same sum of max, subtract, exp, sum and divide kernels does.
+     *
+     * <p>{@code causalRows}, when above 0, masks each row as causal attention does: the rows are
+     * groups of {@code causalRows} queries, and row {@code i} sees the elements {@code j <= i % causalRows}
+     * only, the others taken as -inf (their output 0), as a {@code where} of the scores against the
+     * mask {@code query >= key} before the softmax would.
      */
-    record Softmax(Operand out, Operand in) implements Kernel {}
+    record Softmax(Operand out, Operand in, int causalRows) implements Kernel {
+        /** A plain softmax of every element of each row. */
+        public Softmax(Operand out, Operand in) {
+            this(out, in, 0);
+        }
+    }
 
     /**
      * The gradient of {@link Softmax}: from its output {@code y (n, c)} and the gradient reaching it
