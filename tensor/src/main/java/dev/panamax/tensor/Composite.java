@@ -38,14 +38,15 @@ final class Composite {
      */
     private static Tensor fusedSoftmax(Tensor x, int causalRows) {
         int c = x.dim(-1);
-        int rows = (int) (x.elements() / c);
-        Shape matrix = Shape.of(rows, c);
-        Tensor in = x.detach().reshape(rows, c);
-        Operand probe = in.operand();
-        if (!x.backend.supports(new Kernel.Softmax(probe, probe, causalRows)) || !x.backend.supports(new Kernel.SoftmaxGrad(probe, probe, probe))) {
+        long rowCount = x.elements() / c;
+        Operand probe = x.operand();
+        if (rowCount > Integer.MAX_VALUE || !x.backend.supports(new Kernel.Softmax(probe, probe, causalRows))
+                || !x.backend.supports(new Kernel.SoftmaxGrad(probe, probe, probe))) {
             return null;
         }
-        Tensor made = Tensor.empty(x.backend, x.dtype(), matrix);
+        int rows = (int) rowCount;
+        Tensor in = x.detach().reshape(rows, c);
+        Tensor made = Tensor.empty(x.backend, x.dtype(), Shape.of(rows, c));
         Ops.execute(made, new Kernel.Softmax(made.operand(), in.operand(), causalRows));
         Tensor y = made.reshape(x.shape.raw());
         if (!Ops.recording(x)) return y;
