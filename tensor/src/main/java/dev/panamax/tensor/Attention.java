@@ -61,6 +61,10 @@ final class Attention {
         // pass over the smaller tensor, forward and backward, for the same product up to rounding
         Tensor scores = q.mul(factor).matmul(k.transpose(-2, -1));
         if (q.dtype() == DType.F16) scores = scores.cast(DType.F32); // softmax statistics in f32, as Composite.softmax
+        // causal: the mask inside the softmax kernel (no mask tensor, no where forward or backward),
+        // unless the backend declines the fused softmax
+        Tensor fused = causal ? Composite.causalSoftmax(scores) : null;
+        if (fused != null) return fused.cast(q.dtype()).matmul(v);
         if (causal) {
             // f32 positions (exact below 2^24) compare natively, so a captured step (StepCapture) can hold the mask
             Tensor rows = Creation.arange(q.backend, DType.F32, 0, l, 1).reshape(l, 1);

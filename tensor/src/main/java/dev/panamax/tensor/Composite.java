@@ -1,6 +1,7 @@
 package dev.panamax.tensor;
 
 import dev.panamax.tensor.spi.Kernel;
+import dev.panamax.tensor.spi.Operand;
 
 /** Ops built from the primitive ones (their gradients follow from those). */
 final class Composite {
@@ -10,9 +11,58 @@ final class Composite {
         Ops.check("softmax", x);
         Ops.floating("softmax", x);
         if (x.dtype() == DType.F16) return softmax(x.cast(DType.F32), axis).cast(DType.F16); // f32 accumulation
+        if (x.rank() > 0 && Reduction.normalizeAxes("softmax", x, axis)[0] == x.rank() - 1 && x.elements() > 0) {
+            Tensor fused = fusedSoftmax(x, 0);
+            if (fused != null) return fused;
+        }
         Tensor shifted = x.sub(x.max(axis, true).detach());
         Tensor e = shifted.exp();
         return e.div(e.sum(axis, true));
+    }
+
+    /**
+     * Causal attention's softmax of {@code scores (..., L, S)}: query {@code i} sees keys {@code j <= i}
+     * only, the others weighted 0, in one {@link Kernel.Softmax} with {@code causalRows = L} (no mask
+     * tensor, no {@code where} forward or backward); null when the backend declines the fused
+     * kernels (the caller masks and composes).
+     */
+    static Tensor causalSoftmax(Tensor scores) {
+        if (scores.rank() < 2 || scores.elements() == 0 || !scores.dtype().isFloating() || scores.dtype() == DType.F16) return null;
+        return fusedSoftmax(scores, scores.dim(-2));
+    }
+
+    /**
+     * Softmax over the last axis as one {@link Kernel.Softmax} over the rows ({@code causalRows} as
+     * that kernel's), its backward one {@link Kernel.SoftmaxGrad}; null when the backend declines
+     * either (the caller composes it).
+     */
+    private static Tensor fusedSoftmax(Tensor x, int causalRows) {
+        int c = x.dim(-1);
+        long rowCount = x.elements() / c;
+        Operand probe = x.operand();
+        if (rowCount > Integer.MAX_VALUE || !x.backend.supports(new Kernel.Softmax(probe, probe, causalRows))
+                || !x.backend.supports(new Kernel.SoftmaxGrad(probe, probe, probe))) {
+            return null;
+        }
+        int rows = (int) rowCount;
+        Tensor in = x.detach().reshape(rows, c);
+        Tensor made = Tensor.empty(x.backend, x.dtype(), Shape.of(rows, c));
+        Ops.execute(made, new Kernel.Softmax(made.operand(), in.operand(), causalRows));
+        Tensor y = made.reshape(x.shape.raw());
+        if (!Ops.recording(x)) return y;
+        Tensor saved = y.detach();
+        return Ops.trackSaving(y, "softmax", new Tensor[] {saved}, (g, need) -> new Tensor[] {softmaxGrad(saved, g)}, x);
+    }
+
+    /** {@code y * (g - sum(g * y, -1))} in one kernel over the rows of {@code y} (the softmax's output). */
+    private static Tensor softmaxGrad(Tensor y, Tensor g) {
+        int c = y.dim(-1);
+        int rows = (int) (y.elements() / c);
+        Tensor dy = g.dtype() == y.dtype() ? g : g.cast(y.dtype());
+        Tensor made = Tensor.empty(y.backend, y.dtype(), Shape.of(rows, c));
+        Ops.execute(made, new Kernel.SoftmaxGrad(made.operand(), y.reshape(rows, c).operand(),
+                dy.reshape(rows, c).operand()));
+        return made.reshape(y.shape.raw());
     }
 
     static Tensor logSoftmax(Tensor x, int axis) {

@@ -344,4 +344,34 @@ class StepCaptureTest extends ScopedTest {
         }
         return tokens;
     }
+
+    @Test
+    void aSoftmaxAndItsGradientAreCapturedAndGiveTheEagerValues() {
+        try (var _ = Backends.using("cpu")) {
+            Linear lin = new Linear(5, 9, new SplittableRandom(3));
+            java.util.function.Function<Tensor[], Tensor[]> f = in -> {
+                lin.weight().zeroGrad();
+                Tensor loss = lin.forward(in[0]).softmax(-1).mul(in[1]).sum();
+                loss.backward();
+                return new Tensor[] {loss, lin.weight().grad().mul(1)};
+            };
+            Tensor x = Tensor.uniform(new SplittableRandom(4), -2, 2, 6, 5), w = Tensor.uniform(new SplittableRandom(5), -1, 1, 6, 9);
+            float[] eagerLoss, eagerGrad;
+            try (var _ = TensorScope.open()) {
+                Tensor[] eager = f.apply(new Tensor[] {x, w});
+                eagerLoss = eager[0].toFloatArray();
+                eagerGrad = eager[1].toFloatArray();
+            }
+            try (StepCapture step = StepCapture.of(f::apply)) {
+                for (int run = 0; run < 3; run++) { // eager, captured, replayed
+                    Tensor[] out = step.run(x, w);
+                    assertArrayEquals(eagerLoss, out[0].toFloatArray(), "run " + run + ": loss");
+                    assertArrayEquals(eagerGrad, out[1].toFloatArray(), "run " + run + ": weight gradient");
+                }
+                assertEquals(1, step.programs());
+            }
+            lin.weight().zeroGrad();
+            lin.close();
+        }
+    }
 }

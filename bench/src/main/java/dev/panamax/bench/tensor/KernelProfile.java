@@ -79,6 +79,8 @@ public final class KernelProfile {
             case Kernel.IndexAdd i -> "indexAdd " + shape(i.out());
             case Kernel.AdamStep a -> "adam " + shape(a.param());
             case Kernel.CrossEntropy c -> "crossEntropy " + shape(c.logits()) + (c.grad() == null ? "" : " with gradient");
+            case Kernel.Softmax s -> "softmax " + shape(s.in());
+            case Kernel.SoftmaxGrad s -> "softmaxGrad " + shape(s.y());
         };
     }
 

@@ -1638,4 +1638,41 @@ public abstract class BackendContract {
             }
         }
     }
+
+    /**
+     * Softmax over the last axis and its gradient ({@code Kernel.Softmax}, {@code Kernel.SoftmaxGrad},
+     * or their composite where a backend declines them) in every layout, rows shorter and longer than
+     * a vector, an incoming gradient that is not all ones, causal attention's masked rows, and the
+     * rows that give NaN.
+     */
+    @Test
+    void softmaxOverTheLastAxisAndItsGradient() {
+        for (Layout l : Layout.values()) {
+            agree("softmax rows " + l, x -> x[0].softmax(-1).mul(x[1]), f32(7, 19).as(l).requiresGrad(), f32(7, 19).requiresGrad());
+            agree("softmax rank 3 " + l, x -> x[0].softmax(2), f32(2, 3, 11).as(l).requiresGrad());
+        }
+        agree("softmax rank 1", x -> x[0].softmax(0), f32(13).requiresGrad());
+        // causal attention's softmax masks inside the kernel (causalRows): fewer, as many and more queries than keys
+        for (int queries : new int[] {3, 9, 14}) {
+            agree("causal attention, " + queries + " queries, 9 keys", x -> attention(x, null, true, null), f32(2, queries, 4).requiresGrad(),
+                    f32(2, 9, 4).requiresGrad(), f32(2, 9, 3).requiresGrad());
+        }
+        agree("softmax of one column", x -> x[0].softmax(-1).mul(x[1]), f32(5, 1).requiresGrad(), f32(5, 1).requiresGrad());
+        agree("softmax wide rows of large values", x -> x[0].softmax(-1).mul(x[1]),
+                new Input(DType.F32, new int[] {37, 130}, -60, 60, Layout.CONTIGUOUS, true), f32(37, 130));
+        agree("softmax f16", x -> x[0].softmax(-1), new Input(DType.F16, new int[] {4, 9}, -5, 5, Layout.CONTIGUOUS, true));
+        agree("softmax without gradient", x -> {
+            try (var _ = Autograd.noGrad()) {
+                return x[0].softmax(-1);
+            }
+        }, f32(6, 4).as(Layout.SLICED));
+        float inf = Float.POSITIVE_INFINITY;
+        expect("softmax of rows with NaN, -inf only, +inf, and an exact split", () -> Tensor.of(new float[] {Float.NaN, 0, -inf, -inf,
+                inf, 0, 3, 3}, 4, 2).softmax(-1), DType.F32, NAN, NAN, NAN, NAN, NAN, NAN, 0.5, 0.5);
+        try (var _ = Backends.using(candidate())) {
+            Gradcheck.check("softmax last axis", x -> x[0].softmax(-1), Gradcheck.random(61, 3, 10));
+            Gradcheck.check("softmax of a product", x -> x[0].matmul(x[1]).softmax(-1).mul(x[0].sum(1, true)), Gradcheck.random(62, 4, 3),
+                    Gradcheck.random(63, 3, 9));
+        }
+    }
 }

@@ -6,7 +6,7 @@ import dev.panamax.tensor.spi.Kernel;
 
 /**
  * The reference kernels, but declining the fused ones ({@link Kernel.AdamStep},
- * {@link Kernel.CrossEntropy}), and f16 matrix products when asked: the frontend must run the fused
+ * {@link Kernel.CrossEntropy}, {@link Kernel.Softmax}, {@link Kernel.SoftmaxGrad}), and f16 matrix products when asked: the frontend must run the fused
  * kernels' decompositions, which the whole contract then checks against the fused reference, and
  * refuse the f16 product naming this backend.
  */
@@ -29,6 +29,8 @@ final class DecliningBackend implements Backend {
         return switch (kernel) {
             case Kernel.AdamStep k -> false;
             case Kernel.CrossEntropy k -> false;
+            case Kernel.Softmax k -> false;
+            case Kernel.SoftmaxGrad k -> false;
             case Kernel.MatMul k -> !(declinesHalfMatmul && k.out().dtype() == dev.panamax.tensor.DType.F16);
             default -> true;
         };

@@ -89,6 +89,8 @@ public final class KernelEncoder {
             case Kernel.IndexSelect k -> indexSelect(b, k);
             case Kernel.IndexAdd k -> indexAdd(b, k);
             case Kernel.CrossEntropy k -> crossEntropy(b, k);
+            case Kernel.Softmax k -> softmax(b, k);
+            case Kernel.SoftmaxGrad k -> softmaxGrad(b, k);
         }
     }
 
@@ -241,6 +243,29 @@ public final class KernelEncoder {
         b.encoder().setPipeline(pipeline).setBuffer(0, b.buffer(loss)).setBuffer(1, b.buffer(g)).setBuffer(2, b.buffer(x))
                 .setBuffer(3, b.buffer(y)).setBytes(4, bytes(layout)).setInt(5, grad == null ? 0 : 1).setBuffer(6, errors.buffer())
                 .dispatchThreadgroups(Size.of(1), Size.of(group));
+    }
+
+    private void softmax(Binder b, Kernel.Softmax k) {
+        sameDtype("softmax", k.out(), k.in());
+        ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.SOFTMAX, k.in().dtype()), "softmax");
+        b.encoder().setPipeline(pipeline).setBuffer(0, b.buffer(k.out())).setBuffer(1, b.buffer(k.in()))
+                .setBytes(2, bytes(rowsLayout(k.out(), k.in(), k.in(), k.causalRows())));
+        cover(b.encoder(), pipeline, k.in().shape()[0]);
+    }
+
+    private void softmaxGrad(Binder b, Kernel.SoftmaxGrad k) {
+        sameDtype("softmax gradient", k.out(), k.y());
+        sameDtype("softmax gradient", k.out(), k.dy());
+        ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.SOFTMAX, k.y().dtype()), "softmax_grad");
+        b.encoder().setPipeline(pipeline).setBuffer(0, b.buffer(k.out())).setBuffer(1, b.buffer(k.y())).setBuffer(2, b.buffer(k.dy()))
+                .setBytes(3, bytes(rowsLayout(k.out(), k.y(), k.dy(), 0)));
+        cover(b.encoder(), pipeline, k.y().shape()[0]);
+    }
+
+    /** n, c, then offset, row stride and column stride of each (n, c) operand, then the causal rows. */
+    private static long[] rowsLayout(Operand out, Operand a, Operand b, int causalRows) {
+        return new long[] {a.shape()[0], a.shape()[1], out.offset(), out.strides()[0], out.strides()[1], a.offset(), a.strides()[0],
+                a.strides()[1], b.offset(), b.strides()[0], b.strides()[1], causalRows};
     }
 
     // ---- helpers ---------------------------------------------------------------------------------

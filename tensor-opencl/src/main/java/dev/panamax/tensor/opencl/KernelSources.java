@@ -82,6 +82,7 @@ final class KernelSources {
             case INDEX_SELECT -> b.append(indexSelect(key.type(0), key.type(1)));
             case INDEX_ADD -> b.append(indexAdd(key.type(0), key.type(1)));
             case CROSS_ENTROPY -> b.append(crossEntropy(key.type(0), key.type(1), key.type(2), key.type(3)));
+            case SOFTMAX -> b.append(softmax(key.type(0)));
         }
         return b.toString();
     }
@@ -490,5 +491,46 @@ final class KernelSources {
                 x.load("x_p", "row + j * layout[4]"), x.load("x_p", "row + j * layout[4]"), x.load("x_p", "row + label * layout[4]"),
                 x.load("x_p", "row + j * layout[4]"), grad.store("grad_p", "at", "(float) g"),
                 loss.store("loss_p", "layout[10]", "(float) (part[0] / (acc_t) n)"));
+    }
+
+    /**
+     * Softmax over the rows of an (n, c) matrix and its gradient, one work item per row (the row's
+     * max, sum and writes in {@code acc_t}, as the reference). Layout: n, c, then offset, row stride
+     * and column stride of out, of x (or y), and of dy, then the causal rows (0 for none).
+     */
+    private static String softmax(ClType t) {
+        String x = t.load("x_p", "xr + j * layout[7]");
+        String y = t.load("y_p", "yr + j * layout[7]");
+        String g = t.load("g_p", "gr + j * layout[10]");
+        return """
+                __kernel void softmax(__global %1$s *out_p, __global const %1$s *x_p, __global const long *layout) {
+                    long i = get_global_id(0);
+                    if (i >= layout[0]) return;
+                    long c = layout[1], orow = layout[2] + i * layout[3], xr = layout[5] + i * layout[6];
+                    long seen = layout[11] > 0 && i %% layout[11] + 1 < c ? i %% layout[11] + 1 : c;
+                    acc_t mx = -INFINITY;
+                    for (long j = 0; j < seen; j++) { acc_t e = (acc_t) %2$s; mx = (e > mx || isnan(e)) ? e : mx; }
+                    acc_t sum = 0;
+                    for (long j = 0; j < seen; j++) sum += exp((acc_t) %2$s - mx);
+                    for (long j = 0; j < seen; j++) {
+                        long at = orow + j * layout[4];
+                        %3$s
+                    }
+                    for (long j = seen; j < c; j++) { long at = orow + j * layout[4]; %7$s }
+                }
+                __kernel void softmax_grad(__global %1$s *out_p, __global const %1$s *y_p, __global const %1$s *g_p, __global const long *layout) {
+                    long i = get_global_id(0);
+                    if (i >= layout[0]) return;
+                    long c = layout[1], orow = layout[2] + i * layout[3], yr = layout[5] + i * layout[6], gr = layout[8] + i * layout[9];
+                    acc_t dot = 0;
+                    for (long j = 0; j < c; j++) dot += (acc_t) %4$s * (acc_t) %5$s;
+                    for (long j = 0; j < c; j++) {
+                        long at = orow + j * layout[4];
+                        %6$s
+                    }
+                }
+                """.formatted(t.storage, x, t.store("out_p", "at", "(" + t.compute + ") (exp((acc_t) " + x + " - mx) / sum)"), y, g,
+                t.store("out_p", "at", "(" + t.compute + ") ((acc_t) " + y + " * ((acc_t) " + g + " - dot))"),
+                t.store("out_p", "at", "(" + t.compute + ") 0"));
     }
 }

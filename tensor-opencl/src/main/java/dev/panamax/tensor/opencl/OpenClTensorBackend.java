@@ -442,6 +442,8 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
                 to.accept(k.loss().storage()); if (k.grad() != null) to.accept(k.grad().storage());
                 to.accept(k.logits().storage()); to.accept(k.labels().storage());
             }
+            case Kernel.Softmax k -> { to.accept(k.out().storage()); to.accept(k.in().storage()); }
+            case Kernel.SoftmaxGrad k -> { to.accept(k.out().storage()); to.accept(k.y().storage()); to.accept(k.dy().storage()); }
         }
     }
 

@@ -398,6 +398,8 @@ public final class CpuBackend implements Backend {
             case Kernel.AdamStep a -> bytes(a.param()) + bytes(a.grad()) + bytes(a.m()) + bytes(a.v())
                     + (a.stepScalars() == null ? 0 : bytes(a.stepScalars()));
             case Kernel.CrossEntropy c -> bytes(c.loss()) + (c.grad() == null ? 0 : bytes(c.grad())) + bytes(c.logits()) + bytes(c.labels());
+            case Kernel.Softmax s -> bytes(s.out()) + bytes(s.in());
+            case Kernel.SoftmaxGrad s -> bytes(s.out()) + bytes(s.y()) + bytes(s.dy());
         };
     }
 

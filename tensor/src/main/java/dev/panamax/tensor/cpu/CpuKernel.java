@@ -36,7 +36,8 @@ enum CpuKernel {
     INDEX("index"),
     MATMUL("matmul"),
     ADAM("adam"),
-    CROSS_ENTROPY("cross_entropy");
+    CROSS_ENTROPY("cross_entropy"),
+    SOFTMAX("softmax");
 
     private static final FunctionDescriptor DESCRIPTOR = FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
 

@@ -25,6 +25,8 @@ final class Descriptor {
     // fused.c
     static final int ADAM_WORDS = 14;
     static final int CROSS_ENTROPY_WORDS = 12;
+    /** softmax.c: both directions share one layout (see there). */
+    static final int SOFTMAX_WORDS = 13;
     // index.c
     static final int SELECT = 0, SCATTER_ADD = 1;
 

@@ -72,6 +72,15 @@ final class KernelOperands {
                 add(c.loss(), true);
                 if (c.grad() != null) add(c.grad(), true);
             }
+            case Kernel.Softmax s -> {
+                add(s.in(), false);
+                add(s.out(), true);
+            }
+            case Kernel.SoftmaxGrad s -> {
+                add(s.y(), false);
+                add(s.dy(), false);
+                add(s.out(), true);
+            }
         }
         return this;
     }

@@ -1,5 +1,6 @@
 package dev.panamax.tensor.nn;
 
+import dev.panamax.tensor.Autograd;
 import dev.panamax.tensor.Tensor;
 import dev.panamax.tensor.TensorException;
 
@@ -104,7 +105,13 @@ public final class MultiheadAttention implements Module {
         }
         int n = query.dim(0), l = query.dim(1), s = key.dim(1), d = e / heads;
         Tensor q, k, v;
-        if (query == key && key == value) {
+        // Self-attention takes one product for all three when no gradient is asked for. When one is,
+        // three products of the weight's row blocks: the backward of three slices of one (N, L, 3E)
+        // product fills a zero tensor of the whole product per slice and adds the three, where three
+        // products add only their (N, L, E) input gradients, and q, k, v come out contiguous.
+        boolean gradients = Autograd.isEnabled() && (query.requiresGrad() || inProjWeight.requiresGrad()
+                || (inProjBias != null && inProjBias.requiresGrad()));
+        if (query == key && key == value && !gradients) {
             Tensor qkv = project(query, inProjWeight, inProjBias);     // (N, L, 3E): one product for all three
             q = qkv.slice(-1, 0, e);
             k = qkv.slice(-1, e, 2 * e);

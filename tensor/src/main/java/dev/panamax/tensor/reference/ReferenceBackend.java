@@ -47,6 +47,8 @@ public final class ReferenceBackend implements Backend {
             case Kernel.IndexAdd k -> Indexing.add(k.out(), k.index(), k.src(), k.axis());
             case Kernel.AdamStep k -> adam(k);
             case Kernel.CrossEntropy k -> crossEntropy(k.loss(), k.grad(), k.logits(), k.labels());
+            case Kernel.Softmax k -> Rows.softmax(k.out(), k.in(), k.causalRows());
+            case Kernel.SoftmaxGrad k -> Rows.softmaxGrad(k.out(), k.y(), k.dy());
         }
         // the loops read raw segments: the kernel's operands keep their storages from the GC until here
         Reference.reachabilityFence(kernel);

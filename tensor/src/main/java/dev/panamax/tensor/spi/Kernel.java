@@ -4,7 +4,7 @@ package dev.panamax.tensor.spi;
  * The closed set of primitive operations every tensor op lowers to: elementwise (unary, binary,
  * binary with a scalar, where), reduce, matmul, fill, and the two gather/scatter moves behind
  * {@code indexSelect} and embedding gradients, and two fused kernels a training step spends most of
- * its elementwise passes on (an Adam update; softmax with cross-entropy). Movement ops (reshape, transpose, slice, broadcast)
+ * its elementwise passes on (an Adam update; softmax with cross-entropy; softmax and its gradient). Movement ops (reshape, transpose, slice, broadcast)
  * never reach a backend: they are new {@link Operand} strides over the same storage.
  *
  * <p>The frontend has already checked every kernel it sends (shapes, dtypes, indices in range), so
@@ -93,4 +93,29 @@ public sealed interface Kernel {
      * shaped like the logits.
      */
     record CrossEntropy(Operand loss, Operand grad, Operand logits, Operand labels) implements Kernel {}
+
+    /**
+     * Softmax of each row of {@code in (n, c)} (floating) into {@code out (n, c)}, one dtype:
+     * {@code out[i, j] = exp(in[i, j] - max_j in[i]) / sum_j exp(in[i, j] - max_j in[i])}, the
+     * statistics accumulated in at least f32. A row holding a NaN, or whose every element is -inf,
+     * gives NaN throughout, as the same sum of max, subtract, exp, sum and divide kernels does.
+     *
+     * <p>{@code causalRows}, when above 0, masks each row as causal attention does: the rows are
+     * groups of {@code causalRows} queries, and row {@code i} sees the elements {@code j <= i % causalRows}
+     * only, the others taken as -inf (their output 0), as a {@code where} of the scores against the
+     * mask {@code query >= key} before the softmax would.
+     */
+    record Softmax(Operand out, Operand in, int causalRows) implements Kernel {
+        /** A plain softmax of every element of each row. */
+        public Softmax(Operand out, Operand in) {
+            this(out, in, 0);
+        }
+    }
+
+    /**
+     * The gradient of {@link Softmax}: from its output {@code y (n, c)} and the gradient reaching it
+     * {@code dy (n, c)}, {@code out[i, j] = y[i, j] * (dy[i, j] - sum_k dy[i, k] * y[i, k])}; all
+     * three floating, one dtype and shape.
+     */
+    record SoftmaxGrad(Operand out, Operand y, Operand dy) implements Kernel {}
 }

@@ -24,6 +24,8 @@ public final class KernelText {
             case Kernel.IndexAdd k -> "indexAdd";
             case Kernel.AdamStep k -> "adamStep";
             case Kernel.CrossEntropy k -> "crossEntropy";
+            case Kernel.Softmax k -> "softmax";
+            case Kernel.SoftmaxGrad k -> "softmaxGrad";
         };
     }
 
@@ -42,6 +44,8 @@ public final class KernelText {
             case Kernel.IndexAdd k -> add(j, "out", k.out(), "index", k.index(), "src", k.src());
             case Kernel.AdamStep k -> add(j, "param", k.param(), "grad", k.grad());
             case Kernel.CrossEntropy k -> add(j, "logits", k.logits(), "labels", k.labels());
+            case Kernel.Softmax k -> add(j, "out", k.out(), "in", k.in());
+            case Kernel.SoftmaxGrad k -> add(j, "out", k.out(), "y", k.y(), "dy", k.dy());
         }
         return name(kernel) + j;
     }
