@@ -1,12 +1,12 @@
 package dev.panamax.spark;
 
+import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.ml.linalg.SQLDataTypes;
 
 import java.io.Serializable;
 import java.util.List;

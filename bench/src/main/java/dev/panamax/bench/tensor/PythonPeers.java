@@ -1,6 +1,7 @@
 package dev.panamax.bench.tensor;
 
 import dev.panamax.bench.BenchSettings;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;

@@ -6,6 +6,7 @@ import dev.panamax.compute.RecordedCommands;
 import dev.panamax.tensor.spi.Capture;
 import dev.panamax.tensor.spi.CapturedProgram;
 import dev.panamax.tensor.spi.Storage;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;

@@ -3,6 +3,7 @@ package dev.panamax.tensor.opencl;
 import dev.panamax.compute.RecordedCommands;
 import dev.panamax.tensor.spi.CapturedProgram;
 import dev.panamax.tensor.spi.Storage;
+
 import java.util.List;
 
 /**

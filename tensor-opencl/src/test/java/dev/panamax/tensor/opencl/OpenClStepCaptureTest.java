@@ -12,11 +12,12 @@ import dev.panamax.tensor.nn.Sequential;
 import dev.panamax.tensor.optim.Adam;
 import dev.panamax.tensor.optim.Gradients;
 import dev.panamax.tensor.optim.SGD;
-import java.lang.foreign.MemorySegment;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.MemorySegment;
+import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -3,8 +3,8 @@ package dev.panamax.tensor.optim;
 import dev.panamax.tensor.Autograd;
 import dev.panamax.tensor.Backends;
 import dev.panamax.tensor.StepCapture;
-import dev.panamax.tensor.TensorException;
 import dev.panamax.tensor.Tensor;
+import dev.panamax.tensor.TensorException;
 import dev.panamax.tensor.TensorScope;
 import dev.panamax.tensor.spi.Kernel;
 
