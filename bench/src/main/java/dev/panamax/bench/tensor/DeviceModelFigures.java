@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.ToDoubleFunction;
 
 /**
  * The demos' models ({@link ModelFigures}' workloads: the transformer's training step at batch 32,
@@ -32,18 +31,6 @@ import java.util.function.ToDoubleFunction;
  * {@code panamax.bench.device.rounds} (default 5, 3 without {@code --full}).
  */
 public final class DeviceModelFigures implements Measurement {
-    /** One workload: its figure's name and unit, the peer's command, how to take Panamax's figure. */
-    private record Workload(String name, String unit, String peerCommand, ToDoubleFunction<Models> panamax) {}
-
-    /** Panamax's models, made on the opencl backend. */
-    private record Models(GptWorkload gpt, CnnStep cnn) implements AutoCloseable {
-        @Override
-        public void close() {
-            gpt.close();
-            cnn.close();
-        }
-    }
-
     @Override
     public String suite() {
         return "tensor";
@@ -60,10 +47,10 @@ public final class DeviceModelFigures implements Measurement {
             return List.of();
         }
         int gptSteps = quick ? 1 : 2, tokens = quick ? 8 : 16, cnnSteps = quick ? 10 : 20;
-        List<Workload> workloads = List.of(
-                new Workload("gpt.step", "ms", "dgpt " + gptSteps, m -> ModelFigures.msPer(gptSteps, m.gpt()::step)),
-                new Workload("gpt.generate", "tokensPerS", "dgptgen " + tokens, m -> ModelFigures.tokensPerSecond(m.gpt(), tokens)),
-                new Workload("cnn.step", "ms", "dcnn " + cnnSteps, m -> ModelFigures.msPer(cnnSteps, m.cnn()::step)));
+        List<ModelFigures.Workload> workloads = List.of(
+                new ModelFigures.Workload("gpt.step", "ms", "dgpt " + gptSteps, m -> ModelFigures.msPer(gptSteps, m.gpt()::step)),
+                new ModelFigures.Workload("gpt.generate", "tokensPerS", "dgptgen " + tokens, m -> ModelFigures.tokensPerSecond(m.gpt(), tokens)),
+                new ModelFigures.Workload("cnn.step", "ms", "dcnn " + cnnSteps, m -> ModelFigures.msPer(cnnSteps, m.cnn()::step)));
         Integer givenRounds = BenchSettings.DEVICE_ROUNDS.get();
         int rounds = givenRounds != null ? givenRounds : quick ? 3 : 5;
         PythonPeers.say("opencl model figures on " + opencl.device());
@@ -73,7 +60,7 @@ public final class DeviceModelFigures implements Measurement {
         String device = "cpu";
         try (PeerProcess peers = python.isPresent() ? PeerProcess.start(python.get(), ThreadBudget.threads()) : null;
              var _ = Backends.using(opencl);
-             Models models = TensorScope.unscoped(() -> new Models(new GptWorkload(ModelFigures.GPT_BATCH), new CnnStep(ModelFigures.CNN_BATCH)))) {
+             ModelFigures.Models models = TensorScope.unscoped(() -> new ModelFigures.Models(new GptWorkload(ModelFigures.GPT_BATCH), new CnnStep(ModelFigures.CNN_BATCH)))) {
             if (peers != null) {
                 device = peers.device();
                 PythonPeers.say("PyTorch peers: " + peers.versions());
@@ -84,7 +71,7 @@ public final class DeviceModelFigures implements Measurement {
             for (int r = 0; r < rounds; r++) {
                 PythonPeers.say("opencl models: round " + (r + 1) + "/" + rounds);
                 for (int k = 0; k < w; k++) {
-                    Workload wl = workloads.get(k);
+                    ModelFigures.Workload wl = workloads.get(k);
                     panamax[k][r] = wl.panamax().applyAsDouble(models);
                     if (peers != null) {
                         String name = "torch." + device + "." + wl.name() + "." + wl.unit();
@@ -97,7 +84,7 @@ public final class DeviceModelFigures implements Measurement {
             boolean withPeers = peers != null;
             List<Result> out = new ArrayList<>();
             for (int k = 0; k < w; k++) {
-                Workload wl = workloads.get(k);
+                ModelFigures.Workload wl = workloads.get(k);
                 String ours = "tensor.opencl." + wl.name() + "." + wl.unit();
                 String theirs = "torch." + device + "." + wl.name() + "." + wl.unit();
                 out.add(Result.of(ours, wl.unit(), panamax[k], withPeers ? theirs : ""));

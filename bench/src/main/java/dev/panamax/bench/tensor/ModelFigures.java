@@ -32,10 +32,10 @@ public final class ModelFigures implements Measurement {
     static final int CNN_BATCH = 32;
 
     /** One workload: its figure's name and unit, the peer's command, how to take Panamax's figure. */
-    private record Workload(String name, String unit, String peerCommand, ToDoubleFunction<Models> panamax) {}
+    record Workload(String name, String unit, String peerCommand, ToDoubleFunction<Models> panamax) {}
 
-    /** Panamax's side of every workload, made once. */
-    private record Models(GptWorkload gpt, CnnStep cnn) implements AutoCloseable {
+    /** Panamax's side of every workload, made once (on the backend in use when made). */
+    record Models(GptWorkload gpt, CnnStep cnn) implements AutoCloseable {
         @Override
         public void close() {
             gpt.close();
