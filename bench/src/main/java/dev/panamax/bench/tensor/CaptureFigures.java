@@ -6,11 +6,6 @@ import dev.panamax.tensor.Backends;
 import dev.panamax.tensor.StepCapture;
 import dev.panamax.tensor.Tensor;
 import dev.panamax.tensor.TensorScope;
-import dev.panamax.tensor.nn.Linear;
-import dev.panamax.tensor.nn.Loss;
-import dev.panamax.tensor.nn.ReLU;
-import dev.panamax.tensor.nn.Sequential;
-import dev.panamax.tensor.optim.Adam;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -61,12 +56,12 @@ public final class CaptureFigures implements Measurement {
                     for (int i = 0; i < ADDS; i++) x = x.add(in[1]);
                     return x;
                 });
-                 Spiral eagerSpiral = new Spiral(); Spiral capturedSpiral = new Spiral();
+                 SpiralStep eagerSpiral = new SpiralStep(); SpiralStep capturedSpiral = new SpiralStep();
                  StepCapture spiralStep = StepCapture.ofTensor(in -> capturedSpiral.step(in[0], in[1]))) {
                 for (int i = 0; i < 3; i++) adds.run(a, b); // warm-up, capture, first replay
                 for (int i = 0; i < 10; i++) {
-                    eagerSpiral.eagerStep();
-                    spiralStep.run(capturedSpiral.x, capturedSpiral.y);
+                    eagerSpiral.step();
+                    spiralStep.run(capturedSpiral.x(), capturedSpiral.y());
                 }
                 if (peer != null) peer.measure("spiral 10");
                 for (int r = 0; r < rounds; r++) {
@@ -77,12 +72,12 @@ public final class CaptureFigures implements Measurement {
                     perOpCpu[r] = (cpu.getCurrentThreadCpuTime() - c0) / (double) replays / ADDS;
                     t0 = System.nanoTime();
                     c0 = cpu.getCurrentThreadCpuTime();
-                    for (int i = 0; i < steps; i++) spiralStep.run(capturedSpiral.x, capturedSpiral.y);
+                    for (int i = 0; i < steps; i++) spiralStep.run(capturedSpiral.x(), capturedSpiral.y());
                     captured[r] = (System.nanoTime() - t0) / 1e6 / steps;
                     capturedCpu[r] = (cpu.getCurrentThreadCpuTime() - c0) / 1e6 / steps;
                     t0 = System.nanoTime();
                     c0 = cpu.getCurrentThreadCpuTime();
-                    for (int i = 0; i < steps; i++) eagerSpiral.eagerStep();
+                    for (int i = 0; i < steps; i++) eagerSpiral.step();
                     Backends.syncAll();
                     eager[r] = (System.nanoTime() - t0) / 1e6 / steps;
                     eagerCpu[r] = (cpu.getCurrentThreadCpuTime() - c0) / 1e6 / steps;
@@ -92,7 +87,7 @@ public final class CaptureFigures implements Measurement {
                         torchCpu[r] = m.get("torch.spiral.step.cpu.ms");
                     }
                 }
-                double loss = spiralStep.run(capturedSpiral.x, capturedSpiral.y)[0].item();
+                double loss = spiralStep.run(capturedSpiral.x(), capturedSpiral.y())[0].item();
                 if (!Double.isFinite(loss)) throw new IllegalStateException("captured spiral step: loss " + loss + "; expected a finite loss");
             }
         } finally {
@@ -108,59 +103,9 @@ public final class CaptureFigures implements Measurement {
         if (peer != null) {
             out.add(Result.of("torch.capture.spiral.step.ms", "ms", torch, ""));
             out.add(Result.of("torch.capture.spiral.step.cpu.ms", "ms", torchCpu, ""));
-            out.add(Result.of("tensor.capture.spiral.step.vsTorch", "x", ratios(captured, torch), ""));
-            out.add(Result.of("tensor.capture.spiral.step.cpu.vsTorch", "x", ratios(capturedCpu, torchCpu), ""));
+            out.add(Result.of("tensor.capture.spiral.step.vsTorch", "x", DeviceFigures.ratios(captured, torch), ""));
+            out.add(Result.of("tensor.capture.spiral.step.cpu.vsTorch", "x", DeviceFigures.ratios(capturedCpu, torchCpu), ""));
         }
         return out;
-    }
-
-    /** Round by round, {@code a[r] / b[r]}. */
-    private static double[] ratios(double[] a, double[] b) {
-        double[] r = new double[a.length];
-        for (int i = 0; i < a.length; i++) r[i] = a[i] / b[i];
-        return r;
-    }
-
-    /** The spiral step of {@code SpiralStep} (same model, batch, optimizer), eager or as a step to capture. */
-    private static final class Spiral implements AutoCloseable {
-        private final Sequential model;
-        private final Adam adam;
-        final Tensor x, y;
-
-        Spiral() {
-            var rng = new SplittableRandom(1);
-            model = new Sequential(new Linear(2, 256, rng), new ReLU(), new Linear(256, 256, rng), new ReLU(), new Linear(256, 3, rng));
-            adam = new Adam(model.parameters(), 1e-3);
-            float[] points = new float[256 * 2];
-            long[] labels = new long[256];
-            for (int i = 0; i < points.length; i++) points[i] = (float) rng.nextDouble(-1, 1);
-            for (int i = 0; i < labels.length; i++) labels[i] = rng.nextInt(3);
-            x = TensorScope.unscoped(() -> Tensor.of(points, 256, 2));
-            y = TensorScope.unscoped(() -> Tensor.of(labels, 256));
-        }
-
-        /** The step's body: what is captured (its intermediates are the capture's). */
-        Tensor step(Tensor x, Tensor y) {
-            Tensor loss = Loss.crossEntropy(model.forward(x), y);
-            adam.zeroGrad();
-            loss.backward();
-            adam.step();
-            return loss;
-        }
-
-        void eagerStep() {
-            try (var _ = TensorScope.open()) {
-                step(x, y);
-            }
-        }
-
-        @Override
-        public void close() {
-            adam.zeroGrad();
-            adam.close();
-            model.close();
-            x.close();
-            y.close();
-        }
     }
 }

@@ -101,7 +101,7 @@ public final class ModelFigures implements Measurement {
                 out.add(Result.of(ours, wl.unit(), panamax[k][t], peers.isEmpty() ? "" : theirs));
                 if (peers.isEmpty()) continue;
                 out.add(Result.of(theirs, wl.unit(), torch[k][t], ""));
-                out.add(Result.of(ours + ".vsTorch", "x", ratios(panamax[k][t], torch[k][t]), ""));
+                out.add(Result.of(ours + ".vsTorch", "x", DeviceFigures.ratios(panamax[k][t], torch[k][t]), ""));
             }
         }
         return out;
@@ -117,12 +117,5 @@ public final class ModelFigures implements Measurement {
         long t0 = System.nanoTime();
         gpt.generate(tokens);
         return tokens / ((System.nanoTime() - t0) / 1e9);
-    }
-
-    /** Round by round, {@code a[r] / b[r]}. */
-    private static double[] ratios(double[] a, double[] b) {
-        double[] r = new double[a.length];
-        for (int i = 0; i < a.length; i++) r[i] = a[i] / b[i];
-        return r;
     }
 }

@@ -36,11 +36,27 @@ final class SpiralStep implements AutoCloseable {
     /** One training step; its intermediates are freed when it ends. */
     void step() {
         try (var _ = TensorScope.open()) {
-            Tensor loss = Loss.crossEntropy(model.forward(x), y);
-            adam.zeroGrad();
-            loss.backward();
-            adam.step();
+            step(x, y);
         }
+    }
+
+    /** The step's body on the batch {@code x}, {@code y}, in the caller's scope (what a capture records); returns the loss. */
+    Tensor step(Tensor x, Tensor y) {
+        Tensor loss = Loss.crossEntropy(model.forward(x), y);
+        adam.zeroGrad();
+        loss.backward();
+        adam.step();
+        return loss;
+    }
+
+    /** The fixed batch's points. */
+    Tensor x() {
+        return x;
+    }
+
+    /** The fixed batch's labels. */
+    Tensor y() {
+        return y;
     }
 
     /** The loss now (a read: everything recorded runs). */
