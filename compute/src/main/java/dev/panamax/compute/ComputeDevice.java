@@ -90,4 +90,13 @@ public interface ComputeDevice {
 
     /** The memory budget and the buffer pool. */
     DeviceMemoryStats memoryStats();
+
+    /**
+     * Runs {@code relieve} when a buffer does not fit the budget, before the allocation waits for
+     * the GC: a user that keeps buffers alive through commands not yet finished (a tensor backend's
+     * open command buffer) runs them there, so that what only they held becomes garbage the wait can
+     * free while it is young. It runs on the allocating thread, must not throw, and is held for the
+     * device's life.
+     */
+    void onMemoryPressure(Runnable relieve);
 }

@@ -14,7 +14,8 @@ import java.util.function.LongSupplier;
  * with the same three stages as the native memory budget ({@link NativeMemory}): a reservation
  * within the limit is one compare-and-set; over it, what the GC already found unreachable is
  * cleaned, then the pressure hooks (pool trims) give back idle memory, then the reservation waits
- * with bounded back-off while short-lived heap garbage makes the collector run (no
+ * with bounded back-off while short-lived heap garbage makes the collector run, running the hooks
+ * again after each round (what the GC freed may have gone back to a pool idle) (no
  * {@code System.gc()}, so {@code -XX:+DisableExplicitGC} changes nothing). Its {@link #shadow}s
  * make the GC see the memory: the shadows of a whole budget add up to
  * {@code panamax.memory.shadowFraction} of the maximum heap, as for native handles.
@@ -110,6 +111,9 @@ public final class MemoryBudget {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
+                if (tryReserve(bytes)) return true;
+                // what the GC freed meanwhile may have gone back to a pool, idle but still reserved
+                for (LongSupplier hook : pressureHooks) hook.getAsLong();
                 if (tryReserve(bytes)) return true;
                 if (System.nanoTime() - deadline > 0) return false;
                 pressure = Math.min(pressure * 2, Budget.config().maxNudgeBytes());

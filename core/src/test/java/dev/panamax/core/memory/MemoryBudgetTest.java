@@ -34,7 +34,7 @@ class MemoryBudgetTest {
         long start = System.nanoTime();
         assertFalse(b.reserve(200));
         assertTrue(System.nanoTime() - start >= 20_000_000L, "waited for the GC before saying no");
-        assertEquals(1, trims.get());
+        assertTrue(trims.get() >= 2, "trimmed before the wait and again after each round: " + trims.get());
         assertEquals(1, b.waits());
         assertEquals(900, b.reserved());
         assertFalse(b.reserve(2000), "more than the whole limit is refused at once");
@@ -47,6 +47,19 @@ class MemoryBudgetTest {
         });
         assertTrue(c.reserve(300));
         assertEquals(0, c.waits());
+        // memory the GC frees during the wait may go back to a pool idle (still reserved): the hooks
+        // run again after each round of the wait, so the pool gives it back and the reservation passes
+        MemoryBudget d = MemoryBudget.create("pool refilled while waiting", 1000, 5000);
+        assertTrue(d.reserve(1000));
+        AtomicInteger calls = new AtomicInteger();
+        d.addPressureHook(() -> {
+            if (calls.incrementAndGet() != 3) return 0;
+            d.unreserve(500);
+            return 500;
+        });
+        assertTrue(d.reserve(300));
+        assertEquals(1, d.waits());
+        assertEquals(800, d.reserved());
     }
 
     @Test

@@ -16,6 +16,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -115,6 +116,15 @@ final class OpenClDevice implements ComputeDevice {
     public DeviceMemoryStats memoryStats() {
         MemoryBudget b = pool.budget();
         return new DeviceMemoryStats(b.limit(), b.reserved(), b.peak(), pool.liveCount(), b.waits(), pool.metrics());
+    }
+
+    @Override
+    public void onMemoryPressure(Runnable relieve) {
+        Objects.requireNonNull(relieve, "relieve");
+        pool.budget().addPressureHook(() -> {
+            relieve.run();
+            return 0; // what it lets go is freed by the GC the budget then waits for
+        });
     }
 
     @Override

@@ -7,7 +7,6 @@ import dev.panamax.compute.CommandBufferException;
 import dev.panamax.compute.CommandQueue;
 import dev.panamax.compute.ComputeDevice;
 import dev.panamax.compute.ComputeEncoder;
-import dev.panamax.compute.DeviceMemoryException;
 import dev.panamax.compute.RecordedCommands;
 import dev.panamax.compute.References;
 import dev.panamax.compute.StorageMode;
@@ -22,6 +21,7 @@ import dev.panamax.tensor.spi.KernelText;
 import dev.panamax.tensor.spi.Storage;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.ref.WeakReference;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -109,6 +109,27 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
         this.encoder = new KernelEncoder(kernels, indexErrors);
         this.products = ClBlastProducts.forDevice(device);
         this.commitAtBytes = Math.max(1L << 20, device.memoryStats().limitBytes() / 4);
+        WeakReference<OpenClTensorBackend> self = new WeakReference<>(this);
+        device.onMemoryPressure(() -> {
+            OpenClTensorBackend backend = self.get();
+            if (backend != null) backend.relieveMemoryPressure();
+        });
+    }
+
+    /**
+     * When the device's budget is full: the kernels waiting in command buffers hold the storage they
+     * touch, so they are committed and waited for, and what only they held becomes garbage while it
+     * is young, before the budget waits for the GC. A failure is kept for the next sync, as if the
+     * wait had been that sync's.
+     */
+    private synchronized void relieveMemoryPressure() {
+        if (closed) return;
+        try {
+            commit();
+        } catch (OpenClTensorException e) {
+            if (failure == null) failure = e;
+        }
+        while (!inFlight.isEmpty()) retire(inFlight.pollFirst());
     }
 
     @Override
@@ -140,16 +161,8 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
             synchronized (this) {
                 retireFinished(); // what finished runs pinned can go back to the pool before this takes more
             }
-            try {
-                b = device.newBuffer(Math.max(bytes, 16), StorageMode.PRIVATE);
-            } catch (DeviceMemoryException full) {
-                // the kernels waiting in command buffers hold the storage they touch: run them, so
-                // what only they held becomes garbage the budget's collection can free, then retry
-                synchronized (this) {
-                    commitAndWait();
-                }
-                b = device.newBuffer(Math.max(bytes, 16), StorageMode.PRIVATE);
-            }
+            // over the budget, the device first runs relieveMemoryPressure, then waits for the GC
+            b = device.newBuffer(Math.max(bytes, 16), StorageMode.PRIVATE);
             OpenClStorage made = new OpenClStorage(this, b, dtype, length, tag);
             synchronized (this) {
                 bytesSinceCommit += bytes;

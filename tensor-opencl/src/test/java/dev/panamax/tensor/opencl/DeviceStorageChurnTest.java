@@ -38,10 +38,14 @@ class DeviceStorageChurnTest {
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(p.waitFor(5, TimeUnit.MINUTES), "child did not finish: " + out);
             if (p.exitValue() != 0) {
-                // the leak reports of the GC phase are expected there; the failure is what matters
+                // the leak reports of the GC phase are expected there; the failure is what matters, so
+                // it comes first (a report may show the message's first line only): the exception, or
+                // the JVM's own fatal error, which it prints to standard output
                 String failure = Files.readAllLines(err).stream()
-                        .filter(l -> l.contains("Exception") || l.startsWith("Caused by")).limit(6).reduce("", (a, b) -> a + "\n" + b);
-                assertEquals(0, p.exitValue(), "child failed: " + out + failure);
+                        .filter(l -> l.contains("Exception") || l.contains("Error") || l.startsWith("Caused by") || l.startsWith("\tat "))
+                        .limit(12).reduce("", (a, b) -> a + " | " + b);
+                String fatal = out.lines().filter(l -> l.startsWith("# ")).limit(12).reduce("", (a, b) -> a + " | " + b);
+                assertEquals(0, p.exitValue(), "child exited " + p.exitValue() + ":" + failure + fatal + " | output: " + out.replace('\n', ' '));
             }
             check(out);
         } finally {

@@ -17,7 +17,8 @@ import java.util.function.LongSupplier;
  *
  * <p>Reserving is one compare-and-set while the budget has room. Above the soft limit each
  * reservation also cleans whatever the GC has already found unreachable. Over the hard limit the
- * caller cleans the queue, asks pools to give back idle memory, then waits with bounded back-off,
+ * caller cleans the queue, asks pools to give back idle memory, then waits with bounded back-off
+ * (asking the pools again after each round: what the GC freed may have gone back to one idle),
  * allocating short-lived heap garbage in proportion to what it asked for so that the collector
  * runs even when nothing else allocates (never {@code System.gc()}, so it behaves the same under
  * {@code -XX:+DisableExplicitGC}); it fails with an {@link OutOfMemoryError} that says what is held
@@ -141,6 +142,9 @@ public final class Budget {
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
+                if (tryReserve(bytes) >= 0) return;
+                // what the GC freed meanwhile may have gone back to a pool, idle but still reserved
+                trimPools();
                 if (tryReserve(bytes) >= 0) return;
                 if (System.nanoTime() - deadline > 0) break;
                 pressure = Math.min(pressure * 2, CONFIG.maxNudgeBytes());
