@@ -48,7 +48,7 @@ public final class SparkBench {
                     System.getProperty("java.vm.version"));
             if (runs(args, "inference")) {
                 inference(spark, SMALL_NET, rows, batch, repeats);
-                inference(spark, LARGE_NET, rows / 10, batch, repeats);
+                inference(spark, LARGE_NET, rows / 2, batch, repeats);
             }
             if (runs(args, "training")) trainingEpoch(spark, quick ? 6_000 : 24_000, repeats);
             if (runs(args, "sync")) syncTable(spark, quick);
@@ -69,24 +69,19 @@ public final class SparkBench {
         } finally {
             drawn.close();
         }
-        // one JVM: the same module, the same batches, one thread
+        // one JVM: the same module, the same batches, on one thread, then on two threads each scoring
+        // half the rows (no Spark: what two task slots could reach at best on this machine)
         double[] single = new double[repeats];
+        double[] twoThreads = new double[repeats];
         Module local = weights.newModule(net);
         try {
             for (int r = -1; r < repeats; r++) {
-                long t0 = System.nanoTime();
-                long checksum = 0;
-                for (int from = 0; from < s.size(); from += batch) {
-                    int m = Math.min(batch, s.size() - from);
-                    float[] x = Arrays.copyOfRange(points, 2 * from, 2 * (from + m));
-                    float[] logits;
-                    try (var _ = Autograd.noGrad(); var _ = TensorScope.open()) {
-                        logits = local.forward(Tensor.of(x, m, 2)).toFloatArray();
-                    }
-                    for (int i = 0; i < m; i++) checksum += BatchInference.argmax(logits, 3 * i, 3);
-                }
-                if (r >= 0) single[r] = s.size() / ((System.nanoTime() - t0) / 1e9);
-                if (checksum < 0) throw new AssertionError();
+                double one = oneJvm(local, points, 0, s.size(), batch);
+                if (r >= 0) single[r] = one;
+            }
+            for (int r = -1; r < repeats; r++) {
+                double two = twoThreads(local, points, s.size(), batch);
+                if (r >= 0) twoThreads[r] = two;
             }
         } finally {
             local.close();
@@ -95,7 +90,15 @@ public final class SparkBench {
         df.count();
         double[] spark2 = new double[repeats];
         double[] outside = new double[repeats];
+        double[] fixed = new double[repeats];
+        Dataset<Row> tiny = df.limit(2).cache();
+        tiny.count();
         try (var model = new PanamaxClassificationModel("bench", net, weights, null).setBatchSize(batch)) {
+            for (int r = -1; r < repeats; r++) { // what an action costs whatever its rows: planning, code generation, scheduling
+                long t0 = System.nanoTime();
+                if (model.transform(tiny).filter(col("prediction").geq(0)).count() != 2) throw new AssertionError("tiny job");
+                if (r >= 0) fixed[r] = (System.nanoTime() - t0) / 1e6;
+            }
             for (int r = -1; r < repeats; r++) {
                 long compute0 = ComputeTime.nanos(), t0 = System.nanoTime();
                 long scored = model.transform(df).filter(col("prediction").geq(0)).count();
@@ -107,13 +110,48 @@ public final class SparkBench {
                 }
             }
         }
+        tiny.unpersist();
         df.unpersist();
         System.out.printf(Locale.ROOT, "%ninference, %d rows, %s, batch %d (rows/s, median [min-max] of %d):%n", s.size(), net,
                 batch, repeats);
         System.out.printf(Locale.ROOT, "  one JVM, one thread   %s%n", figure(single));
+        System.out.printf(Locale.ROOT, "  one JVM, two threads  %s (%.2fx one thread: the most two slots can reach here)%n",
+                figure(twoThreads), median(twoThreads) / median(single));
         System.out.printf(Locale.ROOT, "  Spark local[2]        %s%n", figure(spark2));
         System.out.printf(Locale.ROOT, "  speedup               %.2fx (target >= 1.6x)%n", median(spark2) / median(single));
+        System.out.printf(Locale.ROOT, "  an action on 2 rows   %s ms (Spark's cost per job, whatever its rows)%n", figure(fixed));
         System.out.printf(Locale.ROOT, "  share of task time outside Panamax (2 slots x wall - forward passes): %s%n", percent(outside));
+    }
+
+    /** Rows per second of scoring rows {@code [from, to)} of {@code points} in batches on the calling thread. */
+    private static double oneJvm(Module module, float[] points, int from, int to, int batch) {
+        long t0 = System.nanoTime();
+        long checksum = 0;
+        for (int at = from; at < to; at += batch) {
+            int m = Math.min(batch, to - at);
+            float[] x = Arrays.copyOfRange(points, 2 * at, 2 * (at + m));
+            float[] logits;
+            try (var _ = Autograd.noGrad(); var _ = TensorScope.open()) {
+                logits = module.forward(Tensor.of(x, m, 2)).toFloatArray();
+            }
+            for (int i = 0; i < m; i++) checksum += BatchInference.argmax(logits, 3 * i, 3);
+        }
+        if (checksum < 0) throw new AssertionError();
+        return (to - from) / ((System.nanoTime() - t0) / 1e9);
+    }
+
+    /** Rows per second of two threads each scoring half the rows. */
+    private static double twoThreads(Module module, float[] points, int n, int batch) {
+        long t0 = System.nanoTime();
+        Thread other = Thread.ofPlatform().start(() -> oneJvm(module, points, n / 2, n, batch));
+        oneJvm(module, points, 0, n / 2, batch);
+        try {
+            other.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+        return n / ((System.nanoTime() - t0) / 1e9);
     }
 
     // ---------------------------------------------------------------- one training epoch

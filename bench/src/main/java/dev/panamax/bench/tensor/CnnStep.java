@@ -52,12 +52,17 @@ final class CnnStep implements AutoCloseable {
     /** One step in a scope of its own, the loss read at the end (as PyTorch's side reads it). */
     double step() {
         try (var _ = TensorScope.open()) {
-            Tensor loss = Tensor.crossEntropy(model.forward(x), y);
-            adam.zeroGrad();
-            loss.backward();
-            adam.step();
-            return loss.item();
+            return stepBody().item();
         }
+    }
+
+    /** The step without the loss read, in the caller's scope (what a {@code StepCapture} records); returns the loss. */
+    Tensor stepBody() {
+        Tensor loss = Tensor.crossEntropy(model.forward(x), y);
+        adam.zeroGrad();
+        loss.backward();
+        adam.step();
+        return loss;
     }
 
     @Override

@@ -49,8 +49,10 @@ public final class DeviceModelFigures implements Measurement {
         int gptSteps = quick ? 1 : 2, tokens = quick ? 8 : 16, cnnSteps = quick ? 10 : 20;
         List<ModelFigures.Workload> workloads = List.of(
                 new ModelFigures.Workload("gpt.step", "ms", "dgpt " + gptSteps, m -> ModelFigures.msPer(gptSteps, m.gpt()::step)),
+                new ModelFigures.Workload("gpt.captured.step", "ms", null, m -> ModelFigures.msPer(gptSteps, () -> m.gptCaptured().run()[0].item())),
                 new ModelFigures.Workload("gpt.generate", "tokensPerS", "dgptgen " + tokens, m -> ModelFigures.tokensPerSecond(m.gpt(), tokens)),
-                new ModelFigures.Workload("cnn.step", "ms", "dcnn " + cnnSteps, m -> ModelFigures.msPer(cnnSteps, m.cnn()::step)));
+                new ModelFigures.Workload("cnn.step", "ms", "dcnn " + cnnSteps, m -> ModelFigures.msPer(cnnSteps, m.cnn()::step)),
+                new ModelFigures.Workload("cnn.captured.step", "ms", null, m -> ModelFigures.msPer(cnnSteps, () -> m.cnnCaptured().run()[0].item())));
         Integer givenRounds = BenchSettings.DEVICE_ROUNDS.get();
         int rounds = givenRounds != null ? givenRounds : quick ? 3 : 5;
         PythonPeers.say("opencl model figures on " + opencl.device());
@@ -60,7 +62,7 @@ public final class DeviceModelFigures implements Measurement {
         String device = "cpu";
         try (PeerProcess peers = python.isPresent() ? PeerProcess.start(python.get(), ThreadBudget.threads()) : null;
              var _ = Backends.using(opencl);
-             ModelFigures.Models models = TensorScope.unscoped(() -> new ModelFigures.Models(new GptWorkload(ModelFigures.GPT_BATCH), new CnnStep(ModelFigures.CNN_BATCH)))) {
+             ModelFigures.Models models = TensorScope.unscoped(ModelFigures.Models::create)) {
             if (peers != null) {
                 device = peers.device();
                 PythonPeers.say("PyTorch peers: " + peers.versions());
@@ -68,12 +70,18 @@ public final class DeviceModelFigures implements Measurement {
             models.gpt().step(); // warm-up: kernels compiled, memory pooled
             models.gpt().generate(2);
             models.cnn().step();
+            for (int i = 0; i < 3; i++) { // eager, captured, replayed
+                models.gptCaptured().run();
+                models.cnnCaptured().run();
+            }
             for (int r = 0; r < rounds; r++) {
                 PythonPeers.say("opencl models: round " + (r + 1) + "/" + rounds);
                 for (int k = 0; k < w; k++) {
                     ModelFigures.Workload wl = workloads.get(k);
                     panamax[k][r] = wl.panamax().applyAsDouble(models);
-                    if (peers != null) {
+                    if (peers != null && wl.peerCommand() == null) {
+                        torch[k][r] = torch[k - 1][r]; // a captured step beside PyTorch's eager one of this round
+                    } else if (peers != null) {
                         String name = "torch." + device + "." + wl.name() + "." + wl.unit();
                         Double v = peers.measure(wl.peerCommand()).get(name);
                         if (v == null) throw new IllegalStateException("peers.py answered '" + wl.peerCommand() + "' without " + name);
@@ -86,10 +94,10 @@ public final class DeviceModelFigures implements Measurement {
             for (int k = 0; k < w; k++) {
                 ModelFigures.Workload wl = workloads.get(k);
                 String ours = "tensor.opencl." + wl.name() + "." + wl.unit();
-                String theirs = "torch." + device + "." + wl.name() + "." + wl.unit();
+                String theirs = "torch." + device + "." + (wl.peerCommand() == null ? workloads.get(k - 1) : wl).name() + "." + wl.unit();
                 out.add(Result.of(ours, wl.unit(), panamax[k], withPeers ? theirs : ""));
                 if (!withPeers) continue;
-                out.add(Result.of(theirs, wl.unit(), torch[k], ""));
+                if (wl.peerCommand() != null) out.add(Result.of(theirs, wl.unit(), torch[k], ""));
                 out.add(Result.of(ours + ".vsTorch", "x", DeviceFigures.ratios(panamax[k], torch[k]), ""));
             }
             return out;

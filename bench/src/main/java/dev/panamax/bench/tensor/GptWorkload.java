@@ -57,14 +57,19 @@ final class GptWorkload implements AutoCloseable {
     /** One training step in a scope of its own: forward, cross-entropy, backward, clipping, AdamW; the loss read. */
     double step() {
         try (var _ = TensorScope.open()) {
-            Tensor logits = gpt.forward(inputs);
-            Tensor loss = Tensor.crossEntropy(logits.reshape(-1, CONFIG.vocabSize()), targets.reshape(-1));
-            adam.zeroGrad();
-            loss.backward();
-            Gradients.clipByGlobalNorm(gpt.parameters(), 1.0);
-            adam.step();
-            return loss.item();
+            return stepBody().item();
         }
+    }
+
+    /** The step without the loss read, in the caller's scope (what a {@code StepCapture} records); returns the loss. */
+    Tensor stepBody() {
+        Tensor logits = gpt.forward(inputs);
+        Tensor loss = Tensor.crossEntropy(logits.reshape(-1, CONFIG.vocabSize()), targets.reshape(-1));
+        adam.zeroGrad();
+        loss.backward();
+        Gradients.clipByGlobalNorm(gpt.parameters(), 1.0);
+        adam.step();
+        return loss;
     }
 
     /**

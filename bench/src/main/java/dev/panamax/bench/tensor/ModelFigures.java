@@ -3,6 +3,7 @@ package dev.panamax.bench.tensor;
 import dev.panamax.bench.BenchSettings;
 import dev.panamax.bench.Measurement;
 import dev.panamax.bench.Result;
+import dev.panamax.tensor.StepCapture;
 import dev.panamax.tensor.cpu.ThreadBudget;
 
 import java.nio.file.Path;
@@ -23,7 +24,9 @@ import java.util.function.ToDoubleFunction;
  * rotating from round to round). Figures per thread count {@code T}: {@code tensor.threadsT.gpt.step.ms},
  * {@code tensor.threadsT.gpt.generate.tokensPerS}, {@code tensor.threadsT.cnn.step.ms}, the same
  * under {@code torch.}, and {@code .vsTorch}: Panamax over PyTorch in the same round (for steps below
- * 1 is faster; for tokens/s above 1 is faster).
+ * 1 is faster; for tokens/s above 1 is faster). Both training steps are also measured captured
+ * ({@code tensor.threadsT.gpt.captured.step.ms}, {@code tensor.threadsT.cnn.captured.step.ms}), each
+ * against PyTorch's eager step of the same round.
  */
 public final class ModelFigures implements Measurement {
     /** The transformer step's batch. */
@@ -31,13 +34,29 @@ public final class ModelFigures implements Measurement {
     /** The CNN demo's batch. */
     static final int CNN_BATCH = 32;
 
-    /** One workload: its figure's name and unit, the peer's command, how to take Panamax's figure. */
+    /**
+     * One workload: its figure's name and unit, the peer's command, how to take Panamax's figure.
+     * A workload with {@code peerCommand} null is compared with the PyTorch figure of the workload
+     * just before it in the same round (a captured step beside PyTorch's eager one).
+     */
     record Workload(String name, String unit, String peerCommand, ToDoubleFunction<Models> panamax) {}
 
-    /** Panamax's side of every workload, made once (on the backend in use when made). */
-    record Models(GptWorkload gpt, CnnStep cnn) implements AutoCloseable {
+    /**
+     * Panamax's side of every workload, made once (on the backend in use when made): the models run
+     * eagerly, and each training step also captured ({@link StepCapture}: recorded once per thread
+     * count, then replayed as one native crossing).
+     */
+    record Models(GptWorkload gpt, CnnStep cnn, StepCapture gptCaptured, StepCapture cnnCaptured) implements AutoCloseable {
+        static Models create() {
+            GptWorkload gpt = new GptWorkload(GPT_BATCH);
+            CnnStep cnn = new CnnStep(CNN_BATCH);
+            return new Models(gpt, cnn, StepCapture.ofTensor(_ -> gpt.stepBody()), StepCapture.ofTensor(_ -> cnn.stepBody()));
+        }
+
         @Override
         public void close() {
+            gptCaptured.close();
+            cnnCaptured.close();
             gpt.close();
             cnn.close();
         }
@@ -53,8 +72,10 @@ public final class ModelFigures implements Measurement {
         int gptSteps = quick ? 1 : 2, tokens = quick ? 8 : 16, cnnSteps = quick ? 10 : 20;
         List<Workload> workloads = List.of(
                 new Workload("gpt.step", "ms", "gpt " + gptSteps, m -> msPer(gptSteps, m.gpt()::step)),
+                new Workload("gpt.captured.step", "ms", null, m -> msPer(gptSteps, () -> m.gptCaptured().run()[0].item())),
                 new Workload("gpt.generate", "tokensPerS", "gptgen " + tokens, m -> tokensPerSecond(m.gpt(), tokens)),
-                new Workload("cnn.step", "ms", "cnn " + cnnSteps, m -> msPer(cnnSteps, m.cnn()::step)));
+                new Workload("cnn.step", "ms", "cnn " + cnnSteps, m -> msPer(cnnSteps, m.cnn()::step)),
+                new Workload("cnn.captured.step", "ms", null, m -> msPer(cnnSteps, () -> m.cnnCaptured().run()[0].item())));
         int maxThreads = Math.min(ThreadBudget.maximum(),
                 BenchSettings.MODELS_THREADS.get());
         int rounds = quick ? 3 : 5;
@@ -63,7 +84,7 @@ public final class ModelFigures implements Measurement {
         double[][][] panamax = new double[w][maxThreads + 1][rounds];
         double[][][] torch = new double[w][maxThreads + 1][rounds];
         List<PeerProcess> peers = new ArrayList<>();
-        try (Models models = new Models(new GptWorkload(GPT_BATCH), new CnnStep(CNN_BATCH))) {
+        try (Models models = Models.create()) {
             if (python.isPresent()) {
                 peers.add(null); // index 0 unused: peers.get(t) runs t threads
                 for (int t = 1; t <= maxThreads; t++) peers.add(PeerProcess.start(python.get(), t));
@@ -73,6 +94,10 @@ public final class ModelFigures implements Measurement {
                     models.gpt().step();
                     models.gpt().generate(2);
                     models.cnn().step();
+                    for (int i = 0; i < 3; i++) { // eager, captured, replayed: the capture at this thread count is made
+                        models.gptCaptured().run();
+                        models.cnnCaptured().run();
+                    }
                 });
             }
             for (int r = 0; r < rounds; r++) {
@@ -83,9 +108,9 @@ public final class ModelFigures implements Measurement {
                         Workload wl = workloads.get(k);
                         int round = r, at = k, threads = t;
                         ThreadBudget.withThreads(t, () -> panamax[at][threads][round] = wl.panamax().applyAsDouble(models));
-                        if (!peers.isEmpty()) {
-                            torch[k][t][r] = peers.get(t).measure(wl.peerCommand()).get("torch." + wl.name() + "." + wl.unit());
-                        }
+                        if (peers.isEmpty()) continue;
+                        torch[k][t][r] = wl.peerCommand() == null ? torch[k - 1][t][r]
+                                : peers.get(t).measure(wl.peerCommand()).get("torch." + wl.name() + "." + wl.unit());
                     }
                 }
             }
@@ -98,9 +123,10 @@ public final class ModelFigures implements Measurement {
             for (int t = 1; t <= maxThreads; t++) {
                 String ours = "tensor.threads" + t + "." + wl.name() + "." + wl.unit();
                 String theirs = "torch.threads" + t + "." + wl.name() + "." + wl.unit();
-                out.add(Result.of(ours, wl.unit(), panamax[k][t], peers.isEmpty() ? "" : theirs));
+                String peerName = wl.peerCommand() == null ? "torch.threads" + t + "." + workloads.get(k - 1).name() + "." + wl.unit() : theirs;
+                out.add(Result.of(ours, wl.unit(), panamax[k][t], peers.isEmpty() ? "" : peerName));
                 if (peers.isEmpty()) continue;
-                out.add(Result.of(theirs, wl.unit(), torch[k][t], ""));
+                if (wl.peerCommand() != null) out.add(Result.of(theirs, wl.unit(), torch[k][t], ""));
                 out.add(Result.of(ours + ".vsTorch", "x", DeviceFigures.ratios(panamax[k][t], torch[k][t]), ""));
             }
         }
