@@ -49,10 +49,10 @@ public final class DeviceModelFigures implements Measurement {
         int gptSteps = quick ? 1 : 2, tokens = quick ? 8 : 16, cnnSteps = quick ? 10 : 20;
         List<ModelFigures.Workload> workloads = List.of(
                 new ModelFigures.Workload("gpt.step", "ms", "dgpt " + gptSteps, m -> ModelFigures.msPer(gptSteps, m.gpt()::step)),
-                new ModelFigures.Workload("gpt.captured.step", "ms", null, m -> ModelFigures.msPer(gptSteps, () -> m.gptCaptured().run()[0].item())),
+                new ModelFigures.Workload("gpt.captured.step", "ms", null, m -> ModelFigures.msPer(gptSteps, () -> ModelFigures.replay(m.gptCaptured()))),
                 new ModelFigures.Workload("gpt.generate", "tokensPerS", "dgptgen " + tokens, m -> ModelFigures.tokensPerSecond(m.gpt(), tokens)),
                 new ModelFigures.Workload("cnn.step", "ms", "dcnn " + cnnSteps, m -> ModelFigures.msPer(cnnSteps, m.cnn()::step)),
-                new ModelFigures.Workload("cnn.captured.step", "ms", null, m -> ModelFigures.msPer(cnnSteps, () -> m.cnnCaptured().run()[0].item())));
+                new ModelFigures.Workload("cnn.captured.step", "ms", null, m -> ModelFigures.msPer(cnnSteps, () -> ModelFigures.replay(m.cnnCaptured()))));
         Integer givenRounds = BenchSettings.DEVICE_ROUNDS.get();
         int rounds = givenRounds != null ? givenRounds : quick ? 3 : 5;
         PythonPeers.say("opencl model figures on " + opencl.device());
@@ -71,8 +71,8 @@ public final class DeviceModelFigures implements Measurement {
             models.gpt().generate(2);
             models.cnn().step();
             for (int i = 0; i < 3; i++) { // eager, captured, replayed
-                models.gptCaptured().run();
-                models.cnnCaptured().run();
+                ModelFigures.replay(models.gptCaptured());
+                ModelFigures.replay(models.cnnCaptured());
             }
             for (int r = 0; r < rounds; r++) {
                 PythonPeers.say("opencl models: round " + (r + 1) + "/" + rounds);

@@ -91,6 +91,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--sample-length", paramLabel = "N", defaultValue = "200", description = "Characters per sample (default: ${DEFAULT-VALUE}).")
     int sampleLength;
 
+    @Option(names = "--eager", description = "Run every training step op by op instead of capturing the step once and replaying it.")
+    boolean eager;
+
     @Option(names = "--save", paramLabel = "FILE.safetensors", description = "Write the model, optimizer, step and RNG state as a safetensors checkpoint.")
     Path save;
 
@@ -112,7 +115,8 @@ public final class DemoCommand implements Callable<Integer> {
         TextTrainingSettings settings;
         GptConfig shape;
         try {
-            settings = new TextTrainingSettings(steps, batch, learningRate, Math.min(30, steps / 10), sampleEvery, sampleLength, temperature, topK);
+            settings = new TextTrainingSettings(steps, batch, learningRate, Math.min(30, steps / 10), sampleEvery, sampleLength, temperature, topK,
+                    eager);
             if (load != null) adoptSavedShape(load);
             shape = new GptConfig(1, context, dim, heads, layers);
         } catch (IllegalArgumentException e) {

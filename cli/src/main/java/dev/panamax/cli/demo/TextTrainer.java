@@ -1,6 +1,7 @@
 package dev.panamax.cli.demo;
 
 import dev.panamax.tensor.Autograd;
+import dev.panamax.tensor.StepCapture;
 import dev.panamax.tensor.Tensor;
 import dev.panamax.tensor.TensorScope;
 import dev.panamax.tensor.io.RestorableRandom;
@@ -10,7 +11,8 @@ import dev.panamax.tensor.optim.LrSchedule;
 
 /**
  * Trains a {@link CharLanguageModel} on random windows of a text with AdamW (one {@link TensorScope}
- * per step), and measures its loss on whole windows of a text.
+ * per step; the step captured once and replayed, {@link StepCapture}, unless the settings ask for
+ * eager steps), and measures its loss on whole windows of a text.
  */
 final class TextTrainer {
     /** Windows the loss is measured on, at most (spread over the text). */
@@ -47,7 +49,8 @@ final class TextTrainer {
         double[] losses = new double[s.steps()];
         long nanos = 0, tokens = 0;
         long[] inputs = new long[batch * context], targets = new long[batch * context];
-        for (long step = firstStep + 1; step <= last; step++) {
+        try (StepCapture capture = StepCapture.ofTensor(in -> step(model, adam, in[0], in[1]))) {
+            for (long step = firstStep + 1; step <= last; step++) {
             for (int b = 0; b < batch; b++) {
                 int start = rng.nextInt(text.length - context);
                 for (int t = 0; t < context; t++) {
@@ -55,25 +58,32 @@ final class TextTrainer {
                     targets[b * context + t] = text[start + t + 1];
                 }
             }
-            long t0 = System.nanoTime();
-            double loss;
-            try (var _ = TensorScope.open()) {
-                schedule.apply(adam, step - 1);
-                Tensor l = model.loss(Tensor.of(inputs, batch, context), Tensor.of(targets, batch, context));
-                adam.zeroGrad();
-                l.backward();
-                Gradients.clipByGlobalNorm(model.parameters(), 1.0);
-                adam.step();
-                loss = l.item();
+                long t0 = System.nanoTime();
+                double loss;
+                try (var _ = TensorScope.open()) {
+                    schedule.apply(adam, step - 1); // a captured AdamW reads its learning rate at each replay
+                    Tensor x = Tensor.of(inputs, batch, context), y = Tensor.of(targets, batch, context);
+                    loss = (s.eager() ? step(model, adam, x, y) : capture.run(x, y)[0]).item();
+                }
+                nanos += System.nanoTime() - t0;
+                tokens += (long) batch * context;
+                losses[(int) (step - firstStep - 1)] = loss;
+                listener.stepDone(step, loss, tokens * 1e9 / nanos);
+                if (s.sampleEvery() > 0 && step % s.sampleEvery() == 0 && step < last) listener.sampleDue(step);
             }
-            nanos += System.nanoTime() - t0;
-            tokens += (long) batch * context;
-            losses[(int) (step - firstStep - 1)] = loss;
-            listener.stepDone(step, loss, tokens * 1e9 / nanos);
-            if (s.sampleEvery() > 0 && step % s.sampleEvery() == 0 && step < last) listener.sampleDue(step);
         }
         adam.zeroGrad();
         return new Result(losses, nanos / 1e9, tokens);
+    }
+
+    /** One step on a batch, in the caller's scope: the loss, its gradients clipped to a global norm of 1, AdamW; returns the loss. */
+    private static Tensor step(CharLanguageModel model, Adam adam, Tensor inputs, Tensor targets) {
+        Tensor loss = model.loss(inputs, targets);
+        adam.zeroGrad();
+        loss.backward();
+        Gradients.clipByGlobalNorm(model.parameters(), 1.0);
+        adam.step();
+        return loss;
     }
 
     /**

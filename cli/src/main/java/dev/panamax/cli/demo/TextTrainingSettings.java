@@ -5,10 +5,11 @@ package dev.panamax.cli.demo;
  * random windows of the training text, the learning rate warming up over {@code warmupSteps} to
  * {@code learningRate} and decaying on a cosine to a tenth of it, gradients clipped to a global norm of 1,
  * a sample of {@code sampleLength} characters at temperature {@code temperature} (among the
- * {@code topK} likeliest; 0: all) every {@code sampleEvery} steps (0: only at the end).
+ * {@code topK} likeliest; 0: all) every {@code sampleEvery} steps (0: only at the end); each step
+ * captured and replayed ({@code StepCapture}) unless {@code eager}.
  */
 record TextTrainingSettings(int steps, int batchSize, double learningRate, int warmupSteps, int sampleEvery, int sampleLength,
-                            double temperature, int topK) {
+                            double temperature, int topK, boolean eager) {
     TextTrainingSettings {
         if (steps < 0) throw new IllegalArgumentException("--steps=" + steps + ": expected 0 or more");
         if (batchSize < 1) throw new IllegalArgumentException("--batch=" + batchSize + ": expected at least 1");

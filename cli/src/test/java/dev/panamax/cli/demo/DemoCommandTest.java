@@ -65,6 +65,19 @@ class DemoCommandTest {
     }
 
     @Test
+    void aCapturedStepTrainsExactlyAsAnEagerOne(@TempDir Path dir) throws IOException {
+        // the default captures the step on its second run and replays it from the third, with the
+        // learning rate warming up and decaying under it: the losses must be the eager run's, bit for bit
+        Path captured = dir.resolve("captured.json"), eager = dir.resolve("eager.json");
+        Run c = demo(with(TINY, "--steps", "12", "--sample-every", "5", "--json", captured.toString()));
+        assertEquals(0, c.exit(), c.err() + c.out());
+        Run e = demo(with(TINY, "--steps", "12", "--sample-every", "5", "--eager", "--json", eager.toString()));
+        assertEquals(0, e.exit(), e.err() + e.out());
+        Map<String, Object> a = JSON.std.mapFrom(Files.readString(captured)), b = JSON.std.mapFrom(Files.readString(eager));
+        for (String field : new String[] {"trainLoss", "valLoss", "sample"}) assertEquals(b.get(field), a.get(field), field);
+    }
+
+    @Test
     void aCheckpointOfAnotherArchitectureNamesTheTensorsThatDiffer(@TempDir Path dir) {
         Path checkpoint = dir.resolve("small.safetensors");
         assertEquals(0, demo(with(TINY, "--steps", "1", "--save", checkpoint.toString())).exit());
