@@ -46,7 +46,8 @@ final class Gather {
                 flat = flat.add(Creation.arange(x.backend, DType.I64, 0, index.dim(d), 1).mul(strides[d]).reshape(along));
             }
         }
-        return x.contiguous().reshape(-1).indexSelect(0, flat.contiguous().reshape(-1)).reshape(index.dims());
+        // every flat position is in range once each index is (checked by the caller, or made in range)
+        return Movement.indexSelectInRange(x.contiguous().reshape(-1), 0, flat.contiguous().reshape(-1)).reshape(index.dims());
     }
 
     /**

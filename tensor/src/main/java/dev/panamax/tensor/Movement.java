@@ -296,6 +296,15 @@ final class Movement {
             throw TensorException.of("indexSelect", "expected a 1-D index of i32 or i64", t, index);
         }
         checkIndices("indexSelect", index, t.shape.dim(a), t);
+        return indexSelectInRange(t, a, index);
+    }
+
+    /**
+     * {@link #indexSelect} of a 1-D integer index already known to be in range along axis
+     * {@code a} (resolved): what index tensors Panamax builds itself (a window's positions, top-k's
+     * indices) use, without reading them back to check.
+     */
+    static Tensor indexSelectInRange(Tensor t, int a, Tensor index) {
         Tensor out = Tensor.empty(t.backend, t.dtype(), t.shape.with(a, index.shape.dim(0)));
         Ops.execute(out, new Kernel.IndexSelect(out.operand(), t.operand(), index.operand(), a));
         Shape source = t.shape;

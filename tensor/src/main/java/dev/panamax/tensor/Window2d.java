@@ -78,7 +78,8 @@ record Window2d(int height, int width, int kernelH, int kernelW, int strideH, in
             flat = Tensor.concat(java.util.List.of(flat, pad), 2);
         }
         Tensor index = Creation.fromArray(x.backend, DType.I64, index(), kernelSize() * outputSize(), new int[0]);
-        return flat.indexSelect(2, index).reshape(n, c, kernelSize(), outputSize());
+        // in range by construction (index() makes positions in the flattened, extended input): not read back
+        return Movement.indexSelectInRange(flat, 2, index).reshape(n, c, kernelSize(), outputSize());
     }
 
     /** Positions in the flattened (and, when padded, extended) input, kernel offset major. */
