@@ -93,11 +93,20 @@ static inline void backward_rows_body(const int64_t *d, int64_t start, int64_t e
         float mu = mean[i * ms], r = rstd[i * rs];
         float sg[LANES] = {0}, sgx[LANES] = {0};
         int64_t j = 0;
-        for (; j + LANES <= c; j += LANES) {
-            for (int l = 0; l < LANES; l++) {
-                float g = w ? gi[j + l] * w[j + l] : gi[j + l];
-                sg[l] += g;
-                sgx[l] += g * ((xi[j + l] - mu) * r);
+        if (w) { /* two loops: a select on w inside one keeps gcc from vectorizing it */
+            for (; j + LANES <= c; j += LANES) {
+                for (int l = 0; l < LANES; l++) {
+                    float g = gi[j + l] * w[j + l];
+                    sg[l] += g;
+                    sgx[l] += g * ((xi[j + l] - mu) * r);
+                }
+            }
+        } else {
+            for (; j + LANES <= c; j += LANES) {
+                for (int l = 0; l < LANES; l++) {
+                    sg[l] += gi[j + l];
+                    sgx[l] += gi[j + l] * ((xi[j + l] - mu) * r);
+                }
             }
         }
         float sumG = lanes_sum(sg), sumGx = lanes_sum(sgx);
@@ -107,10 +116,10 @@ static inline void backward_rows_body(const int64_t *d, int64_t start, int64_t e
             sumGx += g * ((xi[j] - mu) * r);
         }
         float meanG = sumG / (float) c, meanGx = sumGx / (float) c;
-        for (j = 0; j < c; j++) {
-            float xhat = (xi[j] - mu) * r;
-            float g = w ? gi[j] * w[j] : gi[j];
-            oi[j] = r * (g - meanG - xhat * meanGx);
+        if (w) {
+            for (j = 0; j < c; j++) oi[j] = r * (gi[j] * w[j] - meanG - (xi[j] - mu) * r * meanGx);
+        } else {
+            for (j = 0; j < c; j++) oi[j] = r * (gi[j] - meanG - (xi[j] - mu) * r * meanGx);
         }
         if (params && dw) {
             for (j = 0; j < c; j++) dw[j] += gi[j] * ((xi[j] - mu) * r);
