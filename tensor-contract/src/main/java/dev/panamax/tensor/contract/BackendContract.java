@@ -1745,4 +1745,23 @@ public abstract class BackendContract {
                     Gradcheck.random(75, 4, 3), Gradcheck.random(76, 3, 6), Gradcheck.random(77, 6));
         }
     }
+    /**
+     * Products over a two-dimensional batch whose strides do not collapse (attention's heads, views
+     * {@code (N, heads, T, d)} of {@code (N, T, heads * d)}), which the frontend runs as one product
+     * per head rather than copying the views contiguous: values and gradients, either operand
+     * strided, a broadcast batch dimension, and more heads than sequences.
+     */
+    @Test
+    void productsOverStridedHeads() {
+        agree("q k^T over strided heads", x -> x[0].reshape(3, 5, 4, 2).permute(0, 2, 1, 3).matmul(x[1].reshape(3, 5, 4, 2).permute(0, 2, 3, 1)),
+                f32(3, 5, 8).requiresGrad(), f32(3, 5, 8).requiresGrad());
+        agree("scores v over strided heads", x -> x[0].matmul(x[1].reshape(3, 5, 4, 2).permute(0, 2, 1, 3)), f32(3, 4, 6, 5).requiresGrad(),
+                f32(3, 5, 8).requiresGrad());
+        agree("strided heads times a broadcast batch", x -> x[0].reshape(2, 3, 4, 3).permute(0, 2, 1, 3).matmul(x[1]),
+                f32(2, 3, 12).requiresGrad(), f32(1, 4, 3, 5).requiresGrad());
+        agree("more heads than sequences", x -> x[0].reshape(5, 2, 3, 2).permute(1, 0, 2, 3).matmul(x[1].transpose(-1, -2)),
+                f32(5, 2, 3, 2).requiresGrad(), f32(2, 5, 4, 2).requiresGrad());
+        agree("more sequences than the split allows", x -> x[0].reshape(20, 2, 17, 2).permute(0, 2, 1, 3).matmul(x[1]),
+                f32(20, 2, 17, 2).requiresGrad(), f32(1, 17, 2, 3).requiresGrad());
+    }
 }
