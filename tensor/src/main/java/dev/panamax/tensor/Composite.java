@@ -79,15 +79,27 @@ final class Composite {
         if (x.rank() == 0) throw TensorException.of("layerNorm", "expected rank 1 or more", x);
         int features = x.dim(-1);
         for (Tensor p : new Tensor[] {weight, bias}) {
-            if (p != null && (p.rank() != 1 || p.dim(0) != features)) {
+            if (p == null) continue;
+            Ops.check("layerNorm", x, p);
+            if (p.rank() != 1 || p.dim(0) != features) {
                 throw TensorException.of("layerNorm", "weight and bias must have shape (" + features + ",), the last dimension", x, weight, bias);
             }
+            if (p.dtype() != x.dtype()) {
+                throw TensorException.of("layerNorm", "weight and bias must have the input's dtype " + x.dtype().label(), x, weight, bias);
+            }
+        }
+        if (!(eps >= 0) || Double.isInfinite(eps)) {
+            throw TensorException.of("layerNorm", "eps must be finite and at least 0, was " + eps, x);
         }
         if (x.dtype() == DType.F16) {
             // statistics in f32 (as PyTorch's layer_norm): an f16 sum of squares overflows at 65504
             Tensor y = layerNorm(x.cast(DType.F32), weight == null ? null : weight.cast(DType.F32),
                     bias == null ? null : bias.cast(DType.F32), eps);
             return y.cast(DType.F16);
+        }
+        if (x.elements() > 0) {
+            Tensor fused = FusedLayerNorm.apply(x, weight, bias, eps);
+            if (fused != null) return fused;
         }
         Tensor centered = x.sub(x.mean(-1, true));
         Tensor variance = centered.mul(centered).mean(-1, true);

@@ -4,7 +4,10 @@ import dev.panamax.tensor.spi.Kernel;
 import dev.panamax.tensor.spi.Operand;
 import dev.panamax.tensor.spi.UnaryOp;
 
-/** matmul with NumPy's rules, lowered to one rank-3 batched kernel. */
+/**
+ * matmul with NumPy's rules, lowered to one rank-3 batched kernel, or to one per index of the
+ * shorter batch dimension when a two-dimensional batch has no single stride (attention's heads).
+ */
 final class LinearAlgebra {
     private LinearAlgebra() {}
 
@@ -29,8 +32,10 @@ final class LinearAlgebra {
         outDims[batch.rank()] = m;
         outDims[batch.rank() + 1] = n;
         Tensor out = Tensor.empty(a.backend, a.dtype(), Shape.of(outDims));
-        Operand o = new Operand(out.storage, new int[] {batchCount, m, n}, new long[] {(long) m * n, n, 1}, 0);
-        Ops.execute(out, new Kernel.MatMul(o, asBatch(a, batch, m, k), asBatch(b, batch, k, n), false));
+        if (!productsPerIndex(out, a, b, batch, m, k, n)) {
+            Operand o = new Operand(out.storage, new int[] {batchCount, m, n}, new long[] {(long) m * n, n, 1}, 0);
+            Ops.execute(out, new Kernel.MatMul(o, asBatch(a, batch, m, k), asBatch(b, batch, k, n), false));
+        }
         return Ops.trackSaving(out, "matmul", new Tensor[] {a, b}, (g, need) -> new Tensor[] {
                 need[0] ? Reduction.sumTo(g.matmul(b.transpose(-1, -2)), a.shape) : null,
                 need[1] ? rightGradient(a, b, g) : null}, a, b);
@@ -69,25 +74,60 @@ final class LinearAlgebra {
         return Reduction.sumTo(a.transpose(-1, -2).matmul(g), b.shape);
     }
 
-    /** {@code t} broadcast to {@code batch + (rows, cols)} as a rank-3 operand; copies only when its batch strides do not collapse. */
-    private static Operand asBatch(Tensor t, Shape batch, int rows, int cols) {
+    /** At most this many kernels stand in for one product whose batch strides do not collapse. */
+    private static final int MAX_KERNELS_PER_PRODUCT = 16;
+
+    /**
+     * A product over a two-dimensional batch whose strides do not collapse into one in {@code a} or
+     * {@code b} (attention's heads: {@code (N, heads, T, d)} views of {@code (N, T, heads * d)}) as one
+     * kernel per index of the shorter batch dimension, each a batch over the longer one with its own
+     * stride, so neither operand is copied contiguous first; false (nothing run) for any other product.
+     */
+    private static boolean productsPerIndex(Tensor out, Tensor a, Tensor b, Shape batch, int m, int k, int n) {
+        if (batch.rank() != 2 || batch.dim(0) < 2 || batch.dim(1) < 2) return false;
+        long[] sa = Movement.broadcastStrides(a, withMatrix(batch, m, k)), sb = Movement.broadcastStrides(b, withMatrix(batch, k, n));
+        if (collapsedStride(sa, batch) != null && collapsedStride(sb, batch) != null) return false;
+        int loop = batch.dim(0) <= batch.dim(1) ? 0 : 1, keep = 1 - loop;
+        if (batch.dim(loop) > MAX_KERNELS_PER_PRODUCT) return false;
+        long[] so = {(long) batch.dim(1) * m * n, (long) m * n};
+        int count = batch.dim(keep);
+        for (int i = 0; i < batch.dim(loop); i++) {
+            Operand o = new Operand(out.storage, new int[] {count, m, n}, new long[] {so[keep], n, 1}, i * so[loop]);
+            Operand ai = new Operand(a.storage, new int[] {count, m, k}, new long[] {sa[keep], sa[2], sa[3]}, a.offset + i * sa[loop]);
+            Operand bi = new Operand(b.storage, new int[] {count, k, n}, new long[] {sb[keep], sb[2], sb[3]}, b.offset + i * sb[loop]);
+            Ops.execute(out, new Kernel.MatMul(o, ai, bi, false));
+        }
+        return true;
+    }
+
+    private static Shape withMatrix(Shape batch, int rows, int cols) {
         int[] dims = java.util.Arrays.copyOf(batch.raw(), batch.rank() + 2);
         dims[batch.rank()] = rows;
         dims[batch.rank() + 1] = cols;
-        Shape full = Shape.of(dims);
-        long[] s = Movement.broadcastStrides(t, full);
-        int nb = batch.rank();
+        return Shape.of(dims);
+    }
+
+    /** The one stride that steps through {@code batch} in strides {@code s} (its batch dimensions first), or null when there is none. */
+    private static Long collapsedStride(long[] s, Shape batch) {
         long batchStride = 0;
-        boolean collapses = true;
         int inner = -1;
-        for (int i = nb - 1; i >= 0; i--) {
+        for (int i = batch.rank() - 1; i >= 0; i--) {
             if (batch.dim(i) == 1) continue;
             if (inner < 0) batchStride = s[i];
-            else if (s[i] != s[inner] * batch.dim(inner)) collapses = false;
+            else if (s[i] != s[inner] * batch.dim(inner)) return null;
             inner = i;
         }
+        return batchStride;
+    }
+
+    /** {@code t} broadcast to {@code batch + (rows, cols)} as a rank-3 operand; copies only when its batch strides do not collapse. */
+    private static Operand asBatch(Tensor t, Shape batch, int rows, int cols) {
+        Shape full = withMatrix(batch, rows, cols);
+        long[] s = Movement.broadcastStrides(t, full);
+        int nb = batch.rank();
+        Long batchStride = collapsedStride(s, batch);
         int count = Math.toIntExact(batch.elements());
-        if (collapses) {
+        if (batchStride != null) {
             return new Operand(t.storage, new int[] {count, rows, cols}, new long[] {batchStride, s[nb], s[nb + 1]}, t.offset);
         }
         Tensor dense = Movement.copyAs(new Tensor(t.backend, t.storage, full, s, t.offset), t.dtype());

@@ -479,7 +479,13 @@ public final class Tensor implements AutoCloseable {
 
     /**
      * Normalizes over the last dimension ({@code (x - mean) / sqrt(var + eps)}, biased variance),
-     * then scales by {@code weight} and shifts by {@code bias} (either may be null).
+     * then scales by {@code weight} and shifts by {@code bias} (either may be null; each of shape
+     * {@code (d,)} for a last dimension of {@code d}, and of this tensor's dtype). Runs as one fused
+     * kernel forward and one backward where the backend has them (a strided input is made contiguous
+     * first), else as their composite; f16 is normalized in f32.
+     *
+     * @throws TensorException for a weight or bias of another shape, dtype or backend, or an eps
+     *                         that is negative or not finite
      */
     public Tensor layerNorm(Tensor weight, Tensor bias, double eps) {
         return Composite.layerNorm(this, weight, bias, eps);

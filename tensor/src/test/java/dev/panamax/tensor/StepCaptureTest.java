@@ -4,6 +4,7 @@ import dev.panamax.tensor.cpu.CpuBackend;
 import dev.panamax.tensor.nn.Gpt;
 import dev.panamax.tensor.nn.GptConfig;
 import dev.panamax.tensor.nn.KvCache;
+import dev.panamax.tensor.nn.LayerNorm;
 import dev.panamax.tensor.nn.Linear;
 import dev.panamax.tensor.nn.Loss;
 import dev.panamax.tensor.nn.ReLU;
@@ -372,6 +373,40 @@ class StepCaptureTest extends ScopedTest {
             }
             lin.weight().zeroGrad();
             lin.close();
+        }
+    }
+    @Test
+    void aLayerNormAndItsGradientsAreCapturedAndGiveTheEagerValues() {
+        try (var _ = Backends.using("cpu")) {
+            Linear lin = new Linear(5, 9, new SplittableRandom(3));
+            LayerNorm norm = new LayerNorm(9);
+            java.util.function.Function<Tensor[], Tensor[]> f = in -> {
+                lin.weight().zeroGrad();
+                for (Tensor p : norm.parameters()) p.zeroGrad();
+                Tensor loss = norm.forward(lin.forward(in[0])).mul(in[1]).sum();
+                loss.backward();
+                return new Tensor[] {loss, lin.weight().grad().mul(1), norm.parameters().get(0).grad().mul(1),
+                        norm.parameters().get(1).grad().mul(1)};
+            };
+            Tensor x = Tensor.uniform(new SplittableRandom(4), -2, 2, 6, 5), w = Tensor.uniform(new SplittableRandom(5), -1, 1, 6, 9);
+            float[][] eager = new float[4][];
+            try (var _ = TensorScope.open()) {
+                Tensor[] out = f.apply(new Tensor[] {x, w});
+                for (int i = 0; i < 4; i++) eager[i] = out[i].toFloatArray();
+            }
+            long fallbacks = Backends.get("cpu").counters().get("fallbacks");
+            try (StepCapture step = StepCapture.of(f::apply)) {
+                for (int run = 0; run < 3; run++) { // eager, captured, replayed
+                    Tensor[] out = step.run(x, w);
+                    for (int i = 0; i < 4; i++) assertArrayEquals(eager[i], out[i].toFloatArray(), "run " + run + ": result " + i);
+                }
+                assertEquals(1, step.programs());
+            }
+            assertEquals(fallbacks, Backends.get("cpu").counters().get("fallbacks"), "the layer norm kernels ran natively");
+            lin.weight().zeroGrad();
+            for (Tensor p : norm.parameters()) p.zeroGrad();
+            lin.close();
+            norm.close();
         }
     }
 }

@@ -81,6 +81,8 @@ public final class KernelProfile {
             case Kernel.CrossEntropy c -> "crossEntropy " + shape(c.logits()) + (c.grad() == null ? "" : " with gradient");
             case Kernel.Softmax s -> "softmax " + shape(s.in());
             case Kernel.SoftmaxGrad s -> "softmaxGrad " + shape(s.y());
+            case Kernel.LayerNorm l -> "layerNorm " + shape(l.in());
+            case Kernel.LayerNormGrad l -> "layerNormGrad " + shape(l.in());
         };
     }
 

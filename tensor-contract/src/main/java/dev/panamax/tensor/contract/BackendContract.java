@@ -1675,4 +1675,93 @@ public abstract class BackendContract {
                     Gradcheck.random(63, 3, 9));
         }
     }
+    /**
+     * Layer normalization over the last dimension and its gradients ({@code Kernel.LayerNorm},
+     * {@code Kernel.LayerNormGrad}, or the composite where a backend declines them): with and without
+     * the weight and the bias, in every layout of the input (the frontend makes a strided input
+     * contiguous before the kernel sees it), one feature, three, 129, a single row, rows and features
+     * past one work-group, eps from 0 to large, and finite differences.
+     */
+    @Test
+    void layerNormOverTheLastDimensionAndItsGradients() {
+        for (Layout l : Layout.values()) {
+            agree("layerNorm affine " + l, x -> x[0].layerNorm(x[1], x[2], 1e-5), f32(7, 19).as(l).requiresGrad(), f32(19).requiresGrad(),
+                    f32(19).requiresGrad());
+            agree("layerNorm plain rank 3 " + l, x -> x[0].layerNorm(null, null, 1e-5), f32(2, 3, 11).as(l).requiresGrad());
+            agree("layerNorm strided weight " + l, x -> x[0].layerNorm(x[1], x[2], 1e-5), f32(4, 9).requiresGrad(), f32(9).as(l).requiresGrad(),
+                    f32(9).as(l).requiresGrad());
+        }
+        agree("layerNorm weight only", x -> x[0].layerNorm(x[1], null, 1e-5), f32(5, 6).requiresGrad(), f32(6).requiresGrad());
+        agree("layerNorm bias only", x -> x[0].layerNorm(null, x[1], 1e-5), f32(5, 6).requiresGrad(), f32(6).requiresGrad());
+        agree("layerNorm gradient of the parameters only", x -> x[0].layerNorm(x[1], x[2], 1e-5), f32(6, 5), f32(5).requiresGrad(),
+                f32(5).requiresGrad());
+        agree("layerNorm gradient of the input only", x -> x[0].layerNorm(x[1], x[2], 1e-5), f32(6, 5).requiresGrad(), f32(5), f32(5));
+        for (int d : new int[] {1, 3, 129}) {
+            agree("layerNorm d=" + d, x -> x[0].layerNorm(x[1], x[2], 1e-5), f32(5, d).requiresGrad(), f32(d).requiresGrad(),
+                    f32(d).requiresGrad());
+            agree("layerNorm one row d=" + d, x -> x[0].layerNorm(x[1], x[2], 1e-5), f32(1, d).requiresGrad(), f32(d).requiresGrad(),
+                    f32(d).requiresGrad());
+        }
+        agree("layerNorm rank 1", x -> x[0].layerNorm(x[1], x[2], 1e-5), f32(13).requiresGrad(), f32(13).requiresGrad(), f32(13).requiresGrad());
+        agree("layerNorm many rows", x -> x[0].layerNorm(x[1], x[2], 1e-5), f32(300, 7).requiresGrad(), f32(7).requiresGrad(),
+                f32(7).requiresGrad());
+        agree("layerNorm wide rows", x -> x[0].layerNorm(x[1], x[2], 1e-5), f32(3, 300).requiresGrad(), f32(300).requiresGrad(),
+                f32(300).requiresGrad());
+        agree("layerNorm gpt-sized", x -> x[0].layerNorm(x[1], x[2], 1e-5), f32(2, 33, 64).requiresGrad(), f32(64).requiresGrad(),
+                f32(64).requiresGrad());
+        for (double eps : new double[] {0, 0.5, 10}) {
+            agree("layerNorm eps=" + eps, x -> x[0].layerNorm(x[1], x[2], eps), f32(4, 10).requiresGrad(), f32(10).requiresGrad(),
+                    f32(10).requiresGrad());
+        }
+        agree("layerNorm of large offset values", x -> x[0].layerNorm(null, null, 1e-5),
+                new Input(DType.F32, new int[] {6, 40}, 90, 110, Layout.CONTIGUOUS, true));
+        agree("layerNorm f16", x -> x[0].layerNorm(x[1], x[2], 1e-5), new Input(DType.F16, new int[] {4, 9}, -3, 3, Layout.CONTIGUOUS, true),
+                new Input(DType.F16, new int[] {9}, -2, 2, Layout.CONTIGUOUS, true), new Input(DType.F16, new int[] {9}, -2, 2, Layout.CONTIGUOUS, true));
+        agree("layerNorm without gradient", x -> {
+            try (var _ = Autograd.noGrad()) {
+                return x[0].layerNorm(x[1], x[2], 1e-5);
+            }
+        }, f32(6, 4).as(Layout.SLICED), f32(4), f32(4));
+        expect("layerNorm of one feature", () -> Tensor.of(new float[] {5, -2}, 2, 1).layerNorm(null, null, 1e-5), DType.F32, 0, 0);
+        expect("layerNorm of a constant row, eps 0", () -> Tensor.of(new float[] {2, 2}).layerNorm(null, null, 0), DType.F32, NAN, NAN);
+        float inf = Float.POSITIVE_INFINITY;
+        expect("layerNorm of rows with NaN and infinity", () -> Tensor.of(new float[] {1, Float.NaN, 3, 1, inf, 3}, 2, 3)
+                .layerNorm(null, null, 1e-5), DType.F32, NAN, NAN, NAN, NAN, NAN, NAN);
+        expectClose("layerNorm of [1, 2, 3] with weight and bias", () -> Tensor.of(new float[] {1, 2, 3}).layerNorm(Tensor.of(new float[] {2, 2, 2}),
+                Tensor.of(new float[] {1, 1, 1}), 0), 1e-6, 1 - 2 * Math.sqrt(1.5), 1, 1 + 2 * Math.sqrt(1.5));
+        refuses("layerNorm with a weight of the wrong shape", () -> Tensor.zeros(2, 3).layerNorm(Tensor.ones(2), null, 1e-5),
+                "layerNorm: weight and bias must have shape (3,), the last dimension", "(2, 3) f32", "(2,) f32");
+        refuses("layerNorm with a bias of the wrong rank", () -> Tensor.zeros(2, 3).layerNorm(null, Tensor.ones(1, 3), 1e-5),
+                "weight and bias must have shape (3,)", "(1, 3) f32");
+        refuses("layerNorm with a weight of another dtype", () -> Tensor.zeros(2, 3).layerNorm(Tensor.ones(3).cast(DType.F16), null, 1e-5),
+                "weight and bias must have the input's dtype f32", "(3,) f16");
+        refuses("layerNorm with a negative eps", () -> Tensor.zeros(2, 3).layerNorm(null, null, -1), "eps must be finite and at least 0");
+        refuses("layerNorm with a NaN eps", () -> Tensor.zeros(2, 3).layerNorm(null, null, Double.NaN), "eps must be finite and at least 0");
+        try (var _ = Backends.using(candidate())) {
+            Gradcheck.check("layerNorm affine", x -> x[0].layerNorm(x[1], x[2], 1e-5), Gradcheck.random(71, 3, 7), Gradcheck.random(72, 7),
+                    Gradcheck.random(73, 7));
+            Gradcheck.check("layerNorm plain", x -> x[0].layerNorm(null, null, 1e-5), Gradcheck.random(74, 4, 5));
+            Gradcheck.check("layerNorm of a product", x -> x[0].matmul(x[1]).layerNorm(x[2], null, 1e-5).mul(x[0].sum(1, true)),
+                    Gradcheck.random(75, 4, 3), Gradcheck.random(76, 3, 6), Gradcheck.random(77, 6));
+        }
+    }
+    /**
+     * Products over a two-dimensional batch whose strides do not collapse (attention's heads, views
+     * {@code (N, heads, T, d)} of {@code (N, T, heads * d)}), which the frontend runs as one product
+     * per head rather than copying the views contiguous: values and gradients, either operand
+     * strided, a broadcast batch dimension, and more heads than sequences.
+     */
+    @Test
+    void productsOverStridedHeads() {
+        agree("q k^T over strided heads", x -> x[0].reshape(3, 5, 4, 2).permute(0, 2, 1, 3).matmul(x[1].reshape(3, 5, 4, 2).permute(0, 2, 3, 1)),
+                f32(3, 5, 8).requiresGrad(), f32(3, 5, 8).requiresGrad());
+        agree("scores v over strided heads", x -> x[0].matmul(x[1].reshape(3, 5, 4, 2).permute(0, 2, 1, 3)), f32(3, 4, 6, 5).requiresGrad(),
+                f32(3, 5, 8).requiresGrad());
+        agree("strided heads times a broadcast batch", x -> x[0].reshape(2, 3, 4, 3).permute(0, 2, 1, 3).matmul(x[1]),
+                f32(2, 3, 12).requiresGrad(), f32(1, 4, 3, 5).requiresGrad());
+        agree("more heads than sequences", x -> x[0].reshape(5, 2, 3, 2).permute(1, 0, 2, 3).matmul(x[1].transpose(-1, -2)),
+                f32(5, 2, 3, 2).requiresGrad(), f32(2, 5, 4, 2).requiresGrad());
+        agree("more sequences than the split allows", x -> x[0].reshape(20, 2, 17, 2).permute(0, 2, 1, 3).matmul(x[1]),
+                f32(20, 2, 17, 2).requiresGrad(), f32(1, 17, 2, 3).requiresGrad());
+    }
 }

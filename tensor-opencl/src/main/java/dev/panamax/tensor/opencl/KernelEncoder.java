@@ -91,6 +91,8 @@ public final class KernelEncoder {
             case Kernel.CrossEntropy k -> crossEntropy(b, k);
             case Kernel.Softmax k -> softmax(b, k);
             case Kernel.SoftmaxGrad k -> softmaxGrad(b, k);
+            case Kernel.LayerNorm k -> layerNorm(b, k);
+            case Kernel.LayerNormGrad k -> layerNormGrad(b, k);
         }
     }
 
@@ -266,6 +268,48 @@ public final class KernelEncoder {
     private static long[] rowsLayout(Operand out, Operand a, Operand b, int causalRows) {
         return new long[] {a.shape()[0], a.shape()[1], out.offset(), out.strides()[0], out.strides()[1], a.offset(), a.strides()[0],
                 a.strides()[1], b.offset(), b.strides()[0], b.strides()[1], causalRows};
+    }
+
+    private void layerNorm(Binder b, Kernel.LayerNorm k) {
+        for (Operand o : new Operand[] {k.mean(), k.rstd(), k.in(), k.weight(), k.bias()}) if (o != null) sameDtype("layer norm", k.out(), o);
+        ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.LAYER_NORM, k.in().dtype()), "layer_norm");
+        long[] layout = layerNormLayout(k.out(), k.in(), k.mean(), k.rstd(), k.weight(), k.bias(), null, null);
+        bindLayerNorm(b, pipeline, k.out(), k.bias(), null, null, k.in(), k.mean(), k.rstd(), k.weight(), layout).setFloat(9, (float) k.eps());
+        cover(b.encoder(), pipeline, k.in().shape()[0]);
+    }
+
+    /** The input's gradient a row per work item, then the weight's and bias's a column per work item (both only read dy and x). */
+    private void layerNormGrad(Binder b, Kernel.LayerNormGrad k) {
+        for (Operand o : new Operand[] {k.dweight(), k.dbias(), k.dy(), k.in(), k.mean(), k.rstd(), k.weight()}) {
+            if (o != null) sameDtype("layer norm gradient", k.dx(), o);
+        }
+        long[] layout = layerNormLayout(k.dx(), k.in(), k.mean(), k.rstd(), k.weight(), k.dweight(), k.dy(), k.dbias());
+        ComputePipeline rows = kernels.pipeline(ProgramKey.of(Family.LAYER_NORM, k.in().dtype()), "layer_norm_grad");
+        bindLayerNorm(b, rows, k.dx(), k.dweight(), k.dbias(), k.dy(), k.in(), k.mean(), k.rstd(), k.weight(), layout);
+        cover(b.encoder(), rows, k.in().shape()[0]);
+        if (k.dweight() == null && k.dbias() == null) return;
+        ComputePipeline columns = kernels.pipeline(ProgramKey.of(Family.LAYER_NORM, k.in().dtype()), "layer_norm_param_grad");
+        bindLayerNorm(b, columns, k.dx(), k.dweight(), k.dbias(), k.dy(), k.in(), k.mean(), k.rstd(), k.weight(), layout);
+        cover(b.encoder(), columns, k.in().shape()[1]);
+    }
+
+    /** Binds the layer norm programs' arguments; an absent operand is bound to {@code out}'s buffer, its flag 0 in the layout. */
+    private ComputeEncoder bindLayerNorm(Binder b, ComputePipeline pipeline, Operand out, Operand second, Operand third, Operand dy,
+            Operand x, Operand mean, Operand rstd, Operand weight, long[] layout) {
+        return b.encoder().setPipeline(pipeline).setBuffer(0, b.buffer(out)).setBuffer(1, b.buffer(second == null ? out : second))
+                .setBuffer(2, b.buffer(third == null ? out : third)).setBuffer(3, b.buffer(dy == null ? x : dy)).setBuffer(4, b.buffer(x))
+                .setBuffer(5, b.buffer(mean)).setBuffer(6, b.buffer(rstd)).setBuffer(7, b.buffer(weight == null ? x : weight))
+                .setBytes(8, bytes(layout));
+    }
+
+    /** The layout {@code KernelSources.layerNorm} documents. */
+    private static long[] layerNormLayout(Operand out, Operand x, Operand mean, Operand rstd, Operand weight, Operand second, Operand dy,
+            Operand third) {
+        return new long[] {x.shape()[0], x.shape()[1], out.offset(), out.strides()[0], out.strides()[1], x.offset(), x.strides()[0],
+                x.strides()[1], mean.offset(), mean.strides()[0], rstd.offset(), rstd.strides()[0], weight == null ? 0 : weight.offset(),
+                weight == null ? 0 : weight.strides()[0], weight == null ? 0 : 1, second == null ? 0 : second.offset(),
+                second == null ? 0 : second.strides()[0], second == null ? 0 : 1, dy == null ? 0 : dy.offset(), dy == null ? 0 : dy.strides()[0],
+                dy == null ? 0 : dy.strides()[1], third == null ? 0 : third.offset(), third == null ? 0 : third.strides()[0], third == null ? 0 : 1};
     }
 
     // ---- helpers ---------------------------------------------------------------------------------

@@ -83,6 +83,7 @@ final class KernelSources {
             case INDEX_ADD -> b.append(indexAdd(key.type(0), key.type(1)));
             case CROSS_ENTROPY -> b.append(crossEntropy(key.type(0), key.type(1), key.type(2), key.type(3)));
             case SOFTMAX -> b.append(softmax(key.type(0)));
+            case LAYER_NORM -> b.append(layerNorm(key.type(0)));
         }
         return b.toString();
     }
@@ -532,5 +533,83 @@ final class KernelSources {
                 """.formatted(t.storage, x, t.store("out_p", "at", "(" + t.compute + ") (exp((acc_t) " + x + " - mx) / sum)"), y, g,
                 t.store("out_p", "at", "(" + t.compute + ") ((acc_t) " + y + " * ((acc_t) " + g + " - dot))"),
                 t.store("out_p", "at", "(" + t.compute + ") 0"));
+    }
+    /**
+     * Layer normalization over the rows of an (n, d) matrix and its gradient: one work item per row
+     * forward and for the input's gradient, one per column for the weight's and bias's sums over the
+     * rows (any d and n; statistics in {@code acc_t}, as the reference). Layout: n, d; offset, row and
+     * column stride of out (or dx) and of x; offset and stride of mean, of rstd; offset, stride and
+     * presence of weight, of bias (or dweight); offset, row and column stride of dy; offset, stride
+     * and presence of dbias.
+     */
+    private static String layerNorm(ClType t) {
+        String x = t.load("x_p", "xr + j * layout[7]");
+        String w = t.load("w_p", "layout[12] + j * layout[13]");
+        String b = t.load("b_p", "layout[15] + j * layout[16]");
+        String g = t.load("dy_p", "gr + j * layout[20]");
+        String params = "__global %1$s *out_p, __global %1$s *b_p, __global %1$s *db_p, __global const %1$s *dy_p, "
+                + "__global const %1$s *x_p, __global %1$s *mean_p, __global %1$s *rstd_p, __global const %1$s *w_p, "
+                + "__global const long *layout";
+        return ("""
+                __kernel void layer_norm(%2$s, float eps) {
+                    long i = get_global_id(0);
+                    if (i >= layout[0]) return;
+                    long c = layout[1], orow = layout[2] + i * layout[3], xr = layout[5] + i * layout[6];
+                    acc_t sum = 0;
+                    for (long j = 0; j < c; j++) sum += (acc_t) %3$s;
+                    acc_t mu = sum / (acc_t) c, squares = 0;
+                    for (long j = 0; j < c; j++) { acc_t e = (acc_t) %3$s - mu; squares += e * e; }
+                    acc_t r = (acc_t) 1 / sqrt(squares / (acc_t) c + (acc_t) eps);
+                    %6$s
+                    %7$s
+                    for (long j = 0; j < c; j++) {
+                        acc_t y = ((acc_t) %3$s - mu) * r;
+                        if (layout[14]) y *= (acc_t) %4$s;
+                        if (layout[17]) y += (acc_t) %5$s;
+                        long at = orow + j * layout[4];
+                        %8$s
+                    }
+                }
+                __kernel void layer_norm_grad(%2$s) {
+                    long i = get_global_id(0);
+                    if (i >= layout[0]) return;
+                    long c = layout[1], orow = layout[2] + i * layout[3], xr = layout[5] + i * layout[6], gr = layout[18] + i * layout[19];
+                    acc_t mu = (acc_t) %9$s, r = (acc_t) %10$s;
+                    acc_t sumG = 0, sumGx = 0;
+                    for (long j = 0; j < c; j++) {
+                        acc_t g = (acc_t) %11$s;
+                        if (layout[14]) g *= (acc_t) %4$s;
+                        sumG += g;
+                        sumGx += g * (((acc_t) %3$s - mu) * r);
+                    }
+                    acc_t meanG = sumG / (acc_t) c, meanGx = sumGx / (acc_t) c;
+                    for (long j = 0; j < c; j++) {
+                        acc_t g = (acc_t) %11$s;
+                        if (layout[14]) g *= (acc_t) %4$s;
+                        acc_t y = r * (g - meanG - (((acc_t) %3$s - mu) * r) * meanGx);
+                        long at = orow + j * layout[4];
+                        %8$s
+                    }
+                }
+                __kernel void layer_norm_param_grad(%2$s) {
+                    long j = get_global_id(0);
+                    if (j >= layout[1]) return;
+                    acc_t dw = 0, db = 0;
+                    for (long i = 0; i < layout[0]; i++) {
+                        long xr = layout[5] + i * layout[6], gr = layout[18] + i * layout[19];
+                        acc_t g = (acc_t) %11$s;
+                        dw += g * (((acc_t) %3$s - (acc_t) %9$s) * (acc_t) %10$s);
+                        db += g;
+                    }
+                    if (layout[17]) { %12$s }
+                    if (layout[23]) { %13$s }
+                }
+                """).formatted(t.storage, params.formatted(t.storage), x, w, b,
+                t.store("mean_p", "layout[8] + i * layout[9]", "(" + t.compute + ") mu"),
+                t.store("rstd_p", "layout[10] + i * layout[11]", "(" + t.compute + ") r"),
+                t.store("out_p", "at", "(" + t.compute + ") y"),
+                t.load("mean_p", "layout[8] + i * layout[9]"), t.load("rstd_p", "layout[10] + i * layout[11]"), g,
+                t.store("b_p", "layout[15] + j * layout[16]", "(" + t.compute + ") dw"),
+                t.store("db_p", "layout[21] + j * layout[22]", "(" + t.compute + ") db"));
     }
 }

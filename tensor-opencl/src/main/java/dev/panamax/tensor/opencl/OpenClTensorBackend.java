@@ -457,6 +457,18 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
             }
             case Kernel.Softmax k -> { to.accept(k.out().storage()); to.accept(k.in().storage()); }
             case Kernel.SoftmaxGrad k -> { to.accept(k.out().storage()); to.accept(k.y().storage()); to.accept(k.dy().storage()); }
+            case Kernel.LayerNorm k -> {
+                to.accept(k.out().storage()); to.accept(k.mean().storage()); to.accept(k.rstd().storage()); to.accept(k.in().storage());
+                if (k.weight() != null) to.accept(k.weight().storage());
+                if (k.bias() != null) to.accept(k.bias().storage());
+            }
+            case Kernel.LayerNormGrad k -> {
+                to.accept(k.dx().storage()); to.accept(k.dy().storage()); to.accept(k.in().storage());
+                to.accept(k.mean().storage()); to.accept(k.rstd().storage());
+                if (k.dweight() != null) to.accept(k.dweight().storage());
+                if (k.dbias() != null) to.accept(k.dbias().storage());
+                if (k.weight() != null) to.accept(k.weight().storage());
+            }
         }
     }
 

@@ -5,6 +5,7 @@ import dev.panamax.tensor.StepCapture;
 import dev.panamax.tensor.Tensor;
 import dev.panamax.tensor.TensorException;
 import dev.panamax.tensor.TensorScope;
+import dev.panamax.tensor.nn.LayerNorm;
 import dev.panamax.tensor.nn.Linear;
 import dev.panamax.tensor.nn.Loss;
 import dev.panamax.tensor.nn.ReLU;
@@ -228,5 +229,35 @@ class OpenClStepCaptureTest {
             assertFalse(output.isFreed());
         }
         assertTrue(output.isFreed());
+    }
+    @Test
+    void aCapturedLayerNormAndItsGradientsGiveTheEagerValues() {
+        Linear lin = new Linear(5, 9, new SplittableRandom(3));
+        LayerNorm norm = new LayerNorm(9);
+        java.util.function.Function<Tensor[], Tensor[]> f = in -> {
+            lin.weight().zeroGrad();
+            for (Tensor p : norm.parameters()) p.zeroGrad();
+            Tensor loss = norm.forward(lin.forward(in[0])).mul(in[1]).sum();
+            loss.backward();
+            return new Tensor[] {loss, lin.weight().grad().mul(1), norm.parameters().get(0).grad().mul(1),
+                    norm.parameters().get(1).grad().mul(1)};
+        };
+        Tensor x = Tensor.uniform(new SplittableRandom(4), -2, 2, 6, 5), w = Tensor.uniform(new SplittableRandom(5), -1, 1, 6, 9);
+        float[][] eager = new float[4][];
+        try (var _ = TensorScope.open()) {
+            Tensor[] out = f.apply(new Tensor[] {x, w});
+            for (int i = 0; i < 4; i++) eager[i] = out[i].toFloatArray();
+        }
+        try (StepCapture step = StepCapture.of(f::apply)) {
+            for (int run = 0; run < 3; run++) { // eager, captured, replayed
+                Tensor[] out = step.run(x, w);
+                for (int i = 0; i < 4; i++) assertArrayEquals(eager[i], out[i].toFloatArray(), "run " + run + ": result " + i);
+            }
+            assertEquals(1, step.programs());
+        }
+        lin.weight().zeroGrad();
+        for (Tensor p : norm.parameters()) p.zeroGrad();
+        lin.close();
+        norm.close();
     }
 }

@@ -400,6 +400,11 @@ public final class CpuBackend implements Backend {
             case Kernel.CrossEntropy c -> bytes(c.loss()) + (c.grad() == null ? 0 : bytes(c.grad())) + bytes(c.logits()) + bytes(c.labels());
             case Kernel.Softmax s -> bytes(s.out()) + bytes(s.in());
             case Kernel.SoftmaxGrad s -> bytes(s.out()) + bytes(s.y()) + bytes(s.dy());
+            case Kernel.LayerNorm l -> bytes(l.out()) + bytes(l.mean()) + bytes(l.rstd()) + bytes(l.in())
+                    + (l.weight() == null ? 0 : bytes(l.weight())) + (l.bias() == null ? 0 : bytes(l.bias()));
+            case Kernel.LayerNormGrad l -> bytes(l.dx()) + (l.dweight() == null ? 0 : bytes(l.dweight()))
+                    + (l.dbias() == null ? 0 : bytes(l.dbias())) + bytes(l.dy()) + bytes(l.in()) + bytes(l.mean()) + bytes(l.rstd())
+                    + (l.weight() == null ? 0 : bytes(l.weight()));
         };
     }
 

@@ -37,7 +37,8 @@ enum CpuKernel {
     MATMUL("matmul"),
     ADAM("adam"),
     CROSS_ENTROPY("cross_entropy"),
-    SOFTMAX("softmax");
+    SOFTMAX("softmax"),
+    LAYER_NORM("layer_norm");
 
     private static final FunctionDescriptor DESCRIPTOR = FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
 

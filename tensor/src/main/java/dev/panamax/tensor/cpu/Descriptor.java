@@ -27,6 +27,8 @@ final class Descriptor {
     static final int CROSS_ENTROPY_WORDS = 12;
     /** softmax.c: both directions share one layout (see there). */
     static final int SOFTMAX_WORDS = 13;
+    /** layernorm.c: both directions share one layout (see there). */
+    static final int LAYER_NORM_WORDS = 17;
     // index.c
     static final int SELECT = 0, SCATTER_ADD = 1;
 

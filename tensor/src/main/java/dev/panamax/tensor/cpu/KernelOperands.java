@@ -10,7 +10,7 @@ import dev.panamax.tensor.spi.Storage;
  * nothing.
  */
 final class KernelOperands {
-    private static final int MAX = 5;
+    private static final int MAX = 8;
 
     private final Storage[] storages = new Storage[MAX];
     private final boolean[] writes = new boolean[MAX];
@@ -80,6 +80,24 @@ final class KernelOperands {
                 add(s.y(), false);
                 add(s.dy(), false);
                 add(s.out(), true);
+            }
+            case Kernel.LayerNorm l -> {
+                add(l.in(), false);
+                if (l.weight() != null) add(l.weight(), false);
+                if (l.bias() != null) add(l.bias(), false);
+                add(l.out(), true);
+                add(l.mean(), true);
+                add(l.rstd(), true);
+            }
+            case Kernel.LayerNormGrad l -> {
+                add(l.dy(), false);
+                add(l.in(), false);
+                add(l.mean(), false);
+                add(l.rstd(), false);
+                if (l.weight() != null) add(l.weight(), false);
+                add(l.dx(), true);
+                if (l.dweight() != null) add(l.dweight(), true);
+                if (l.dbias() != null) add(l.dbias(), true);
             }
         }
         return this;

@@ -18,8 +18,9 @@ import dev.panamax.tensor.spi.UnaryOp;
  * on I32 and I64; reductions of f32 along any axis of a strided input;
  * f32 batched matmul whose matrices are row- or column-major (any other layout is copied first);
  * index select of any dtype and index add of f32 on contiguous operands; the fused Adam update on
- * contiguous f32 operands, cross-entropy of f32 logits in any layout, and softmax and its gradient
- * over the rows of f32 operands in any layout ({@link Rows}).
+ * contiguous f32 operands, cross-entropy of f32 logits in any layout, softmax and its gradient
+ * over the rows of f32 operands in any layout ({@link Rows}), and layer normalization and its
+ * gradient over f32 rows whose elements are adjacent ({@link LayerNorms}).
  */
 final class Lowering {
     private Lowering() {}
@@ -39,6 +40,8 @@ final class Lowering {
             case Kernel.CrossEntropy k -> crossEntropy(k, r);
             case Kernel.Softmax k -> Rows.softmax(k, r);
             case Kernel.SoftmaxGrad k -> Rows.softmaxGrad(k, r);
+            case Kernel.LayerNorm k -> LayerNorms.forward(k, r);
+            case Kernel.LayerNormGrad k -> LayerNorms.backward(k, r);
         };
     }
 

@@ -50,7 +50,11 @@
 /// scaling in one pass, `y * (dy - sum(dy * y))` in one more backward, over f32 rows of any strides in
 /// `softmax.c`, vectorized where the rows are contiguous; the composite took five kernels forward and
 /// about ten backward, each a pass over attention's (batch, heads, L, L) scores; causal attention's
-/// mask is the kernel's `causalRows`, so no `where` runs forward or backward). Relu's backward is one binary op (`RELU_BACKWARD`: the gradient where the input was
+/// mask is the kernel's `causalRows`, so no `where` runs forward or backward), and `LayerNorm` with its
+/// gradient `LayerNormGrad` (each row's mean, variance and normalized, scaled and shifted output in
+/// `layernorm.c`, the row statistics kept for the backward, which gives the input's gradient and the
+/// weight's and bias's sums over the rows in one kernel; the composite took about ten kernels forward
+/// and twenty backward). Relu's backward is one binary op (`RELU_BACKWARD`: the gradient where the input was
 /// positive) instead of a mask and a product. Measured on the spiral step: 126 kernels per step became
 /// 33. `Tensor.linear` (what `nn.Linear` calls) starts its output as the bias broadcast over the rows and
 /// lets sgemm accumulate the product into it (beta = 1), so the bias costs no second pass or result,

@@ -49,6 +49,8 @@ public final class ReferenceBackend implements Backend {
             case Kernel.CrossEntropy k -> crossEntropy(k.loss(), k.grad(), k.logits(), k.labels());
             case Kernel.Softmax k -> Rows.softmax(k.out(), k.in(), k.causalRows());
             case Kernel.SoftmaxGrad k -> Rows.softmaxGrad(k.out(), k.y(), k.dy());
+            case Kernel.LayerNorm k -> LayerNorms.forward(k);
+            case Kernel.LayerNormGrad k -> LayerNorms.backward(k);
         }
         // the loops read raw segments: the kernel's operands keep their storages from the GC until here
         Reference.reachabilityFence(kernel);

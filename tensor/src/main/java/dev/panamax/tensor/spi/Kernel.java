@@ -4,7 +4,8 @@ package dev.panamax.tensor.spi;
  * The closed set of primitive operations every tensor op lowers to: elementwise (unary, binary,
  * binary with a scalar, where), reduce, matmul, fill, and the two gather/scatter moves behind
  * {@code indexSelect} and embedding gradients, and two fused kernels a training step spends most of
- * its elementwise passes on (an Adam update; softmax with cross-entropy; softmax and its gradient). Movement ops (reshape, transpose, slice, broadcast)
+ * its elementwise passes on (an Adam update; softmax with cross-entropy; softmax and its gradient;
+ * layer normalization and its gradient). Movement ops (reshape, transpose, slice, broadcast)
  * never reach a backend: they are new {@link Operand} strides over the same storage.
  *
  * <p>The frontend has already checked every kernel it sends (shapes, dtypes, indices in range), so
@@ -118,4 +119,26 @@ public sealed interface Kernel {
      * three floating, one dtype and shape.
      */
     record SoftmaxGrad(Operand out, Operand y, Operand dy) implements Kernel {}
+    /**
+     * Layer normalization of each row of {@code in (n, d)} (floating; f16 is normalized in f32 by the
+     * frontend): {@code mean[i] = sum_j in[i, j] / d}, {@code rstd[i] = 1 / sqrt(sum_j (in[i, j] - mean[i])^2 / d + eps)}
+     * (the biased variance, as PyTorch's {@code layer_norm}), and
+     * {@code out[i, j] = (in[i, j] - mean[i]) * rstd[i] * weight[j] + bias[j]}. {@code mean (n)} and
+     * {@code rstd (n)} are written for {@link LayerNormGrad}; {@code weight (d)} and {@code bias (d)}
+     * are each optional (null: 1 and 0). All operands one dtype; the statistics accumulated in at
+     * least f32. A row holding a NaN or an infinity gives NaN throughout, and a constant row with
+     * {@code eps = 0} gives NaN (0 / 0), as the composite of mean, subtract, multiply and divide does.
+     */
+    record LayerNorm(Operand out, Operand mean, Operand rstd, Operand in, Operand weight, Operand bias, double eps) implements Kernel {}
+
+    /**
+     * The gradient of {@link LayerNorm} from the gradient {@code dy (n, d)} reaching its output, its
+     * input {@code in (n, d)}, the {@code mean (n)} and {@code rstd (n)} it wrote and its optional
+     * {@code weight (d)}. With {@code xhat = (in - mean) * rstd} and {@code g = dy * weight} (or
+     * {@code dy}): {@code dx[i, j] = rstd[i] * (g[i, j] - mean_k g[i, k] - xhat[i, j] * mean_k (g[i, k] * xhat[i, k]))};
+     * {@code dweight[j] = sum_i dy[i, j] * xhat[i, j]} and {@code dbias[j] = sum_i dy[i, j]} when not
+     * null (each written whole, not added to). All operands one dtype.
+     */
+    record LayerNormGrad(Operand dx, Operand dweight, Operand dbias, Operand dy, Operand in, Operand mean, Operand rstd,
+            Operand weight) implements Kernel {}
 }

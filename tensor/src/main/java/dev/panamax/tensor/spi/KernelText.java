@@ -26,6 +26,8 @@ public final class KernelText {
             case Kernel.CrossEntropy k -> "crossEntropy";
             case Kernel.Softmax k -> "softmax";
             case Kernel.SoftmaxGrad k -> "softmaxGrad";
+            case Kernel.LayerNorm k -> "layerNorm";
+            case Kernel.LayerNormGrad k -> "layerNormGrad";
         };
     }
 
@@ -46,6 +48,8 @@ public final class KernelText {
             case Kernel.CrossEntropy k -> add(j, "logits", k.logits(), "labels", k.labels());
             case Kernel.Softmax k -> add(j, "out", k.out(), "in", k.in());
             case Kernel.SoftmaxGrad k -> add(j, "out", k.out(), "y", k.y(), "dy", k.dy());
+            case Kernel.LayerNorm k -> add(j, "out", k.out(), "in", k.in(), "weight", k.weight(), "bias", k.bias());
+            case Kernel.LayerNormGrad k -> add(j, "dx", k.dx(), "dy", k.dy(), "in", k.in(), "weight", k.weight());
         }
         return name(kernel) + j;
     }

@@ -272,6 +272,46 @@ class CpuKernelsTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void layerNormAndItsGradientRunNativelyOnRowsAtAnyDistance(boolean lazy) {
+        CpuBackend cpu = backend(lazy);
+        long before = cpu.counters().get("fallbacks");
+        for (int d : new int[] {1, 3, 8, 129}) layerNormAgainstReference(cpu, 5, d, true);
+        layerNormAgainstReference(cpu, 1, 19, true);
+        layerNormAgainstReference(cpu, 4, 17, false);
+        assertEquals(before, cpu.counters().get("fallbacks"), "no layer norm ran on the reference");
+    }
+
+    /**
+     * LayerNorm then LayerNormGrad of an (n, d) slice of a wider matrix on the reference and on
+     * {@code cpu}, every output compared; the gradients' outputs start as noise (they are written
+     * whole, not added to).
+     */
+    private void layerNormAgainstReference(Backend cpu, int n, int d, boolean affine) {
+        Operand x = view(random(DType.F32, n, d + 3), new int[] {n, d}, new long[] {d + 3, 1}, 2);
+        Operand w = affine ? random(DType.F32, d) : null, b = affine ? random(DType.F32, d) : null;
+        Operand dy = random(DType.F32, n, d);
+        Backend[] backends = {reference, cpu};
+        Operand[][] results = new Operand[2][];
+        for (int k = 0; k < 2; k++) {
+            Operand out = random(DType.F32, n, d), mean = random(DType.F32, n), rstd = random(DType.F32, n), dx = random(DType.F32, n, d);
+            Operand dw = affine ? random(DType.F32, d) : null, db = affine ? random(DType.F32, d) : null;
+            backends[k].execute(new Kernel.LayerNorm(out, mean, rstd, x, w, b, 1e-5));
+            backends[k].execute(new Kernel.LayerNormGrad(dx, dw, db, dy, x, mean, rstd, w));
+            backends[k].sync();
+            results[k] = new Operand[] {out, mean, rstd, dx, dw, db};
+        }
+        String[] names = {"out", "mean", "rstd", "dx", "dweight", "dbias"};
+        for (int r = 0; r < names.length; r++) {
+            if (results[0][r] == null) continue;
+            for (long i = 0; i < results[0][r].elements(); i++) {
+                double e = get(results[0][r], i), a = get(results[1][r], i);
+                assertEquals(e, a, 1e-4 * Math.max(1, Math.abs(e)), "layer norm (" + n + ", " + d + ") " + names[r] + " element " + i);
+            }
+        }
+    }
+
     @Test
     void aLongRecordingRunsInFewCrossings() {
         CpuBackend cpu = new CpuBackend(true, 100);
@@ -334,6 +374,7 @@ class CpuKernelsTest {
             for (int j = 0; j < 3; j++) {
                 for (int i = 0; i < 256 * 520; i++) assertEquals(get(state[0][j], i), get(state[1][j], i), 1e-5, "adam operand " + j);
             }
+            layerNormAgainstReference(cpu, 600, 256, true); // rows, then the weight's and bias's columns, split
             Operand src = random(DType.F32, 600, 520);
             Operand expected = random(DType.F32, 256, 520);
             Operand actual = contiguous(DType.F32, 256, 520);
