@@ -1746,6 +1746,72 @@ public abstract class BackendContract {
         }
     }
     /**
+     * Max pooling and its gradient ({@code Kernel.MaxPool2d}, {@code Kernel.MaxPool2dGrad}, or the
+     * composite where a backend declines them): every layout of the input (the frontend makes a
+     * strided input contiguous first), odd sizes whose last rows and columns no window reaches, stride
+     * other than the kernel, padding, dilation, rectangular windows, a (c, h, w) input, planes past one
+     * work-group, f16 through f32, no gradient; ties to the first largest, NaN (which wins, as in
+     * PyTorch), -inf, a window that misses the input, and finite differences.
+     */
+    @Test
+    void maxPoolAndItsGradientAgreeWithPytorch() {
+        for (Layout l : Layout.values()) {
+            agree("maxPool2d 3 stride 2 padding 1 " + l, x -> x[0].maxPool2d(3, 2, 1), f32(2, 3, 7, 6).as(l).requiresGrad());
+            agree("maxPool2d 2 " + l, x -> x[0].maxPool2d(2), f32(3, 2, 8, 6).as(l).requiresGrad());
+        }
+        agree("maxPool2d odd sizes", x -> x[0].maxPool2d(2), f32(1, 2, 9, 11).requiresGrad());
+        agree("maxPool2d overlapping", x -> x[0].maxPool2d(3, 1, 1), f32(2, 2, 5, 7).requiresGrad());
+        agree("maxPool2d rectangular, stride, padding, dilation", x -> x[0].maxPool2d(new int[] {3, 2}, new int[] {1, 3}, new int[] {1, 1},
+                new int[] {2, 3}), f32(2, 3, 9, 10).requiresGrad());
+        agree("maxPool2d dilation without padding", x -> x[0].maxPool2d(new int[] {2, 2}, new int[] {2, 1}, new int[] {0, 0},
+                new int[] {2, 2}), f32(1, 2, 7, 6).requiresGrad());
+        agree("maxPool2d rank 3", x -> x[0].maxPool2d(3, 2, 1), f32(3, 7, 5).requiresGrad());
+        agree("maxPool2d rank 3 transposed", x -> x[0].maxPool2d(2, 1, 0), f32(4, 5, 6).as(Layout.TRANSPOSED).requiresGrad());
+        agree("maxPool2d planes past a work-group", x -> x[0].maxPool2d(2), f32(2, 150, 4, 3).requiresGrad());
+        agree("maxPool2d cnn-sized", x -> x[0].maxPool2d(2), f32(4, 8, 16, 16).requiresGrad());
+        agree("maxPool2d one element", x -> x[0].maxPool2d(1), f32(2, 2, 1, 1).requiresGrad());
+        agree("maxPool2d f16 with gradient", x -> x[0].maxPool2d(3, 2, 1), new Input(DType.F16, new int[] {2, 3, 6, 5}, -2, 2,
+                Layout.CONTIGUOUS, true));
+        agree("maxPool2d without gradient", x -> {
+            try (var _ = Autograd.noGrad()) {
+                return x[0].maxPool2d(3, 2, 1);
+            }
+        }, f32(2, 3, 7, 6).as(Layout.SLICED).requiresGrad());
+        agree("maxPool2d of a product", x -> x[0].mul(x[1]).maxPool2d(2).relu(), f32(2, 3, 6, 6).requiresGrad(), f32(2, 3, 6, 6).requiresGrad());
+        float nan = Float.NaN, inf = Float.POSITIVE_INFINITY;
+        expect("maxPool2d with NaN and infinities", () -> Tensor.of(new float[] {1, nan, 5, 2, -inf, -inf, 3, 4, -inf, -inf, 0, inf,
+                -inf, -inf, 2, -5}, 1, 1, 4, 4).maxPool2d(2).reshape(-1), DType.F32, NAN, 5, -INF, INF);
+        expect("maxPool2d of a window that misses the input", () -> Tensor.of(new float[] {4, 7}, 1, 1, 1, 2).maxPool2d(new int[] {2, 1},
+                new int[] {1, 1}, new int[] {2, 0}, new int[] {3, 1}).reshape(-1), DType.F32, -INF, -INF, -INF, -INF);
+        for (Backend backend : new Backend[] {reference, candidate()}) {
+            try (var _ = TensorScope.open(); var _ = Backends.using(backend)) {
+                String on = " on " + backend.name();
+                Tensor x = Tensor.of(new float[] {1, nan, 5, 5, -inf, -inf, 3, 4, -inf, -inf, 0, inf, -inf, -inf, 2, -5}, 1, 1, 4, 4)
+                        .requiresGrad(true);
+                x.maxPool2d(2).mul(Tensor.of(new float[] {10, 20, 30, 40}, 1, 1, 2, 2)).sum().backward();
+                assertArrayEquals(new double[] {0, 10, 20, 0, 0, 0, 0, 0, 30, 0, 0, 40, 0, 0, 0, 0}, x.grad().toDoubleArray(),
+                        "the NaN, the first of a window of -inf, and the first of a tie take the gradient" + on);
+                x.zeroGrad();
+                Tensor planes = Tensor.of(new float[] {1, 2, 1, 2, 5, 2, 1, 2, 9}, 1, 3, 3).requiresGrad(true);
+                planes.maxPool2d(2, 1, 0).sum().backward();
+                assertArrayEquals(new double[] {0, 0, 0, 0, 3, 0, 0, 0, 1}, planes.grad().toDoubleArray(),
+                        "overlapping windows add up at their shared first largest element" + on);
+                planes.zeroGrad();
+                Tensor missing = Tensor.of(new float[] {4, 7}, 1, 1, 1, 2).requiresGrad(true);
+                missing.maxPool2d(new int[] {2, 1}, new int[] {1, 1}, new int[] {2, 0}, new int[] {3, 1}).sum().backward();
+                assertArrayEquals(new double[] {0, 0}, missing.grad().toDoubleArray(), "a window that misses the input sends nothing back" + on);
+                missing.zeroGrad();
+            }
+        }
+        try (var _ = Backends.using(candidate())) {
+            Gradcheck.check("maxPool2d stride 2 padding 1", x -> x[0].maxPool2d(3, 2, 1), separated(81, 2, 2, 5, 6));
+            Gradcheck.check("maxPool2d dilation", x -> x[0].maxPool2d(new int[] {2, 3}, new int[] {1, 2}, new int[] {1, 1}, new int[] {2, 1}),
+                    separated(82, 1, 2, 6, 7));
+            Gradcheck.check("maxPool2d rank 3", x -> x[0].maxPool2d(2, 1, 1), separated(83, 2, 3, 4));
+        }
+    }
+
+    /**
      * Products over a two-dimensional batch whose strides do not collapse (attention's heads, views
      * {@code (N, heads, T, d)} of {@code (N, T, heads * d)}), which the frontend runs as one product
      * per head rather than copying the views contiguous: values and gradients, either operand

@@ -93,6 +93,8 @@ public final class KernelEncoder {
             case Kernel.SoftmaxGrad k -> softmaxGrad(b, k);
             case Kernel.LayerNorm k -> layerNorm(b, k);
             case Kernel.LayerNormGrad k -> layerNormGrad(b, k);
+            case Kernel.MaxPool2d k -> maxPool(b, k);
+            case Kernel.MaxPool2dGrad k -> maxPoolGrad(b, k);
         }
     }
 
@@ -310,6 +312,50 @@ public final class KernelEncoder {
                 weight == null ? 0 : weight.strides()[0], weight == null ? 0 : 1, second == null ? 0 : second.offset(),
                 second == null ? 0 : second.strides()[0], second == null ? 0 : 1, dy == null ? 0 : dy.offset(), dy == null ? 0 : dy.strides()[0],
                 dy == null ? 0 : dy.strides()[1], third == null ? 0 : third.offset(), third == null ? 0 : third.strides()[0], third == null ? 0 : 1};
+    }
+
+    /** A work item per output element. */
+    private void maxPool(Binder b, Kernel.MaxPool2d k) {
+        sameDtype("max pool", k.out(), k.in());
+        if (k.indices().dtype() != DType.I64) throw refused("max pool indices", k.indices(), "i64");
+        if (k.out().elements() == 0) return;
+        ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.MAX_POOL, k.in().dtype()), "max_pool");
+        int[] in = k.in().shape(), out = k.out().shape();
+        long[] layout = new long[29];
+        long[] sizes = {in[0], in[1], in[2], in[3], out[2], out[3], k.kernelH(), k.kernelW(), k.strideH(), k.strideW(), k.padH(), k.padW(),
+                k.dilationH(), k.dilationW()};
+        System.arraycopy(sizes, 0, layout, 0, sizes.length);
+        place(layout, 14, k.in());
+        place(layout, 19, k.out());
+        place(layout, 24, k.indices());
+        b.encoder().setPipeline(pipeline).setBuffer(0, b.buffer(k.out())).setBuffer(1, b.buffer(k.indices())).setBuffer(2, b.buffer(k.in()))
+                .setBytes(3, bytes(layout));
+        cover(b.encoder(), pipeline, k.out().elements());
+    }
+
+    /** A work item per (n, c) plane: it zeroes the plane's gradient, then adds in output order (no atomics, a fixed order). */
+    private void maxPoolGrad(Binder b, Kernel.MaxPool2dGrad k) {
+        sameDtype("max pool gradient", k.dx(), k.dy());
+        if (k.indices().dtype() != DType.I64) throw refused("max pool gradient indices", k.indices(), "i64");
+        int[] in = k.dx().shape(), out = k.dy().shape();
+        long planes = (long) in[0] * in[1];
+        if (planes == 0 || k.dx().elements() == 0) return;
+        ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.MAX_POOL, k.dx().dtype()), "max_pool_grad");
+        long[] layout = new long[21];
+        long[] sizes = {in[0], in[1], in[2], in[3], out[2], out[3]};
+        System.arraycopy(sizes, 0, layout, 0, sizes.length);
+        place(layout, 6, k.dx());
+        place(layout, 11, k.dy());
+        place(layout, 16, k.indices());
+        b.encoder().setPipeline(pipeline).setBuffer(0, b.buffer(k.dx())).setBuffer(1, b.buffer(k.dy())).setBuffer(2, b.buffer(k.indices()))
+                .setBytes(3, bytes(layout));
+        cover(b.encoder(), pipeline, planes);
+    }
+
+    /** A rank-4 operand's offset and four strides at {@code layout[at..at + 4]}. */
+    private static void place(long[] layout, int at, Operand o) {
+        layout[at] = o.offset();
+        System.arraycopy(o.strides(), 0, layout, at + 1, 4);
     }
 
     // ---- helpers ---------------------------------------------------------------------------------

@@ -84,6 +84,7 @@ final class KernelSources {
             case CROSS_ENTROPY -> b.append(crossEntropy(key.type(0), key.type(1), key.type(2), key.type(3)));
             case SOFTMAX -> b.append(softmax(key.type(0)));
             case LAYER_NORM -> b.append(layerNorm(key.type(0)));
+            case MAX_POOL -> b.append(maxPool(key.type(0)));
         }
         return b.toString();
     }
@@ -611,5 +612,66 @@ final class KernelSources {
                 t.load("mean_p", "layout[8] + i * layout[9]"), t.load("rstd_p", "layout[10] + i * layout[11]"), g,
                 t.store("b_p", "layout[15] + j * layout[16]", "(" + t.compute + ") dw"),
                 t.store("db_p", "layout[21] + j * layout[22]", "(" + t.compute + ") db"));
+    }
+
+    /**
+     * Max pooling with each window's position (a work item per output element; the first in-bounds
+     * position starts as the pick at -inf, a later element replaces it when larger or NaN, as
+     * PyTorch's) and its gradient (a work item per (n, c) plane: the plane zeroed, then each output's
+     * gradient added at its position in output order, so no two work items write one element and the
+     * sums' order is fixed). Layout forward: n, c, h, w, out h, out w, kernel, stride, padding and
+     * dilation (each height then width), then the offset and four strides of in, out and indices;
+     * backward: n, c, h, w, out h, out w, then the offset and four strides of dx, dy and indices.
+     */
+    private static String maxPool(ClType t) {
+        return """
+                __kernel void max_pool(__global %1$s *out_p, __global long *ix_p, __global const %1$s *in_p, __global const long *layout) {
+                    long gid = get_global_id(0);
+                    long oh = layout[4], ow = layout[5];
+                    if (gid >= layout[0] * layout[1] * oh * ow) return;
+                    long h = layout[2], w = layout[3];
+                    long ox = gid %% ow, oy = (gid / ow) %% oh, ch = (gid / (ow * oh)) %% layout[1], n = gid / (ow * oh * layout[1]);
+                    long base = layout[14] + n * layout[15] + ch * layout[16];
+                    long y0 = oy * layout[8] - layout[10], x0 = ox * layout[9] - layout[11];
+                    %2$s max = -INFINITY;
+                    long pick = -1;
+                    for (long ky = 0; ky < layout[6]; ky++) {
+                        long y = y0 + ky * layout[12];
+                        if (y < 0 || y >= h) continue;
+                        for (long kx = 0; kx < layout[7]; kx++) {
+                            long x = x0 + kx * layout[13];
+                            if (x < 0 || x >= w) continue;
+                            %2$s v = %3$s;
+                            if (pick < 0) pick = y * w + x;
+                            if (v > max || isnan(v)) { max = v; pick = y * w + x; }
+                        }
+                    }
+                    long at = layout[19] + n * layout[20] + ch * layout[21] + oy * layout[22] + ox * layout[23];
+                    %4$s
+                    ix_p[layout[24] + n * layout[25] + ch * layout[26] + oy * layout[27] + ox * layout[28]] = pick;
+                }
+                __kernel void max_pool_grad(__global %1$s *dx_p, __global const %1$s *dy_p, __global const long *ix_p, __global const long *layout) {
+                    long plane = get_global_id(0);
+                    long c = layout[1];
+                    if (plane >= layout[0] * c) return;
+                    long n = plane / c, ch = plane %% c, h = layout[2], w = layout[3], oh = layout[4], ow = layout[5];
+                    long dxb = layout[6] + n * layout[7] + ch * layout[8];
+                    for (long y = 0; y < h; y++) {
+                        for (long x = 0; x < w; x++) { long at = dxb + y * layout[9] + x * layout[10]; %5$s }
+                    }
+                    long dyb = layout[11] + n * layout[12] + ch * layout[13], ixb = layout[16] + n * layout[17] + ch * layout[18];
+                    for (long oy = 0; oy < oh; oy++) {
+                        for (long ox = 0; ox < ow; ox++) {
+                            long pick = ix_p[ixb + oy * layout[19] + ox * layout[20]];
+                            if (pick < 0) continue;
+                            long at = dxb + (pick / w) * layout[9] + (pick %% w) * layout[10];
+                            %2$s g = %6$s + %7$s;
+                            %8$s
+                        }
+                    }
+                }
+                """.formatted(t.storage, t.compute, t.load("in_p", "base + y * layout[17] + x * layout[18]"),
+                t.store("out_p", "at", "max"), t.store("dx_p", "at", "(" + t.compute + ") 0"), t.load("dx_p", "at"),
+                t.load("dy_p", "dyb + oy * layout[14] + ox * layout[15]"), t.store("dx_p", "at", "g"));
     }
 }

@@ -469,6 +469,8 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
                 if (k.dbias() != null) to.accept(k.dbias().storage());
                 if (k.weight() != null) to.accept(k.weight().storage());
             }
+            case Kernel.MaxPool2d k -> { to.accept(k.out().storage()); to.accept(k.indices().storage()); to.accept(k.in().storage()); }
+            case Kernel.MaxPool2dGrad k -> { to.accept(k.dx().storage()); to.accept(k.dy().storage()); to.accept(k.indices().storage()); }
         }
     }
 

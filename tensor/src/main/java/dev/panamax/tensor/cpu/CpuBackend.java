@@ -405,6 +405,8 @@ public final class CpuBackend implements Backend {
             case Kernel.LayerNormGrad l -> bytes(l.dx()) + (l.dweight() == null ? 0 : bytes(l.dweight()))
                     + (l.dbias() == null ? 0 : bytes(l.dbias())) + bytes(l.dy()) + bytes(l.in()) + bytes(l.mean()) + bytes(l.rstd())
                     + (l.weight() == null ? 0 : bytes(l.weight()));
+            case Kernel.MaxPool2d m -> bytes(m.out()) + bytes(m.indices()) + bytes(m.in());
+            case Kernel.MaxPool2dGrad m -> bytes(m.dx()) + bytes(m.dy()) + bytes(m.indices());
         };
     }
 

@@ -99,6 +99,16 @@ final class KernelOperands {
                 if (l.dweight() != null) add(l.dweight(), true);
                 if (l.dbias() != null) add(l.dbias(), true);
             }
+            case Kernel.MaxPool2d m -> {
+                add(m.in(), false);
+                add(m.out(), true);
+                add(m.indices(), true);
+            }
+            case Kernel.MaxPool2dGrad m -> {
+                add(m.dy(), false);
+                add(m.indices(), false);
+                add(m.dx(), true);
+            }
         }
         return this;
     }

@@ -312,6 +312,56 @@ class CpuKernelsTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void maxPoolAndItsGradientRunNatively(boolean lazy) {
+        CpuBackend cpu = backend(lazy);
+        long before = cpu.counters().get("fallbacks");
+        maxPoolAgainstReference(cpu, new int[] {2, 3, 8, 8}, 2, 2, 2, 2, 0, 0, 1, 1, false);
+        maxPoolAgainstReference(cpu, new int[] {1, 2, 9, 11}, 3, 3, 2, 2, 1, 1, 1, 1, false);
+        maxPoolAgainstReference(cpu, new int[] {2, 2, 7, 10}, 3, 2, 1, 3, 1, 1, 2, 3, false);
+        maxPoolAgainstReference(cpu, new int[] {1, 3, 5, 6}, 3, 3, 1, 1, 1, 1, 1, 1, true);
+        assertEquals(before, cpu.counters().get("fallbacks"), "no max pool ran on the reference");
+    }
+
+    /**
+     * MaxPool2d then MaxPool2dGrad on the reference and on {@code cpu}, the values, indices and the
+     * input's gradient compared exactly (each is a pick or a sum in a fixed order); the outputs start
+     * as noise, as the gradient is written whole. With {@code ties}, the input holds few distinct
+     * values, NaN and -inf.
+     */
+    private void maxPoolAgainstReference(Backend cpu, int[] in, int kh, int kw, int sh, int sw, int ph, int pw, int dh, int dw,
+            boolean ties) {
+        Operand x = random(DType.F32, in);
+        if (ties) {
+            float[] values = {1, 2, 2, Float.NaN, Float.NEGATIVE_INFINITY};
+            for (long i = 0; i < x.elements(); i++) {
+                HostStorage.of(x.storage()).segment().setAtIndex(ValueLayout.JAVA_FLOAT, i, values[rnd.nextInt(values.length)]);
+            }
+        }
+        int oh = (in[2] + 2 * ph - dh * (kh - 1) - 1) / sh + 1, ow = (in[3] + 2 * pw - dw * (kw - 1) - 1) / sw + 1;
+        Operand dy = random(DType.F32, in[0], in[1], oh, ow);
+        Backend[] backends = {reference, cpu};
+        Operand[][] results = new Operand[2][];
+        for (int k = 0; k < 2; k++) {
+            Operand out = random(DType.F32, in[0], in[1], oh, ow), indices = random(DType.I64, in[0], in[1], oh, ow);
+            Operand dx = random(DType.F32, in);
+            backends[k].execute(new Kernel.MaxPool2d(out, indices, x, kh, kw, sh, sw, ph, pw, dh, dw));
+            backends[k].execute(new Kernel.MaxPool2dGrad(dx, dy, indices));
+            backends[k].sync();
+            results[k] = new Operand[] {out, indices, dx};
+        }
+        String[] names = {"out", "indices", "dx"};
+        for (int r = 0; r < names.length; r++) {
+            for (long i = 0; i < results[0][r].elements(); i++) {
+                double e = get(results[0][r], i), a = get(results[1][r], i);
+                String what = "max pool " + java.util.Arrays.toString(in) + " " + names[r] + " element " + i;
+                if (Double.isNaN(e)) assertTrue(Double.isNaN(a), what + ": expected NaN, got " + a);
+                else assertEquals(e, a, 0, what);
+            }
+        }
+    }
+
     @Test
     void aLongRecordingRunsInFewCrossings() {
         CpuBackend cpu = new CpuBackend(true, 100);
@@ -375,6 +425,7 @@ class CpuKernelsTest {
                 for (int i = 0; i < 256 * 520; i++) assertEquals(get(state[0][j], i), get(state[1][j], i), 1e-5, "adam operand " + j);
             }
             layerNormAgainstReference(cpu, 600, 256, true); // rows, then the weight's and bias's columns, split
+            maxPoolAgainstReference(cpu, new int[] {16, 16, 32, 32}, 2, 2, 2, 2, 0, 0, 1, 1, false); // planes split
             Operand src = random(DType.F32, 600, 520);
             Operand expected = random(DType.F32, 256, 520);
             Operand actual = contiguous(DType.F32, 256, 520);
