@@ -1746,6 +1746,76 @@ public abstract class BackendContract {
         }
     }
     /**
+     * Batch normalization in training and its gradients ({@code Kernel.BatchNorm},
+     * {@code Kernel.BatchNormGrad}, or the composite where a backend declines them): every layout of
+     * the input (made contiguous first), with and without the weight and the bias, inputs (n, c),
+     * (n, c, l) and (n, c, h, w), one channel, channels past a work-group, a channel of large offset
+     * values, eps from 0 to large, NaN and infinity, f16, the running statistics, and finite
+     * differences.
+     */
+    @Test
+    void batchNormInTrainingAndItsGradients() {
+        for (Layout l : Layout.values()) {
+            agree("batchNorm affine " + l, x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5),
+                    f32(4, 3, 5, 6).as(l).requiresGrad(), f32(3).requiresGrad(), f32(3).requiresGrad());
+            agree("batchNorm weight strided " + l, x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5),
+                    f32(3, 4, 7).requiresGrad(), f32(4).as(l).requiresGrad(), f32(4).as(l).requiresGrad());
+        }
+        agree("batchNorm plain", x -> Tensor.batchNorm(x[0], null, null, null, null, true, 0.1, 1e-5), f32(5, 3, 4, 4).requiresGrad());
+        agree("batchNorm weight only", x -> Tensor.batchNorm(x[0], null, null, x[1], null, true, 0.1, 1e-5), f32(6, 2, 3).requiresGrad(),
+                f32(2).requiresGrad());
+        agree("batchNorm bias only", x -> Tensor.batchNorm(x[0], null, null, null, x[1], true, 0.1, 1e-5), f32(6, 2, 3).requiresGrad(),
+                f32(2).requiresGrad());
+        agree("batchNorm gradient of the parameters only", x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5),
+                f32(4, 3, 2, 2), f32(3).requiresGrad(), f32(3).requiresGrad());
+        agree("batchNorm gradient of the input only", x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5),
+                f32(4, 3, 2, 2).requiresGrad(), f32(3), f32(3));
+        agree("batchNorm (n, c)", x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5), f32(7, 5).requiresGrad(),
+                f32(5).requiresGrad(), f32(5).requiresGrad());
+        agree("batchNorm one channel", x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5), f32(3, 1, 9, 3).requiresGrad(),
+                f32(1).requiresGrad(), f32(1).requiresGrad());
+        agree("batchNorm channels past a work-group", x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5),
+                f32(2, 300, 3).requiresGrad(), f32(300).requiresGrad(), f32(300).requiresGrad());
+        agree("batchNorm cnn-sized", x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5), f32(8, 8, 16, 16).requiresGrad(),
+                f32(8).requiresGrad(), f32(8).requiresGrad());
+        agree("batchNorm of large offset values", x -> Tensor.batchNorm(x[0], null, null, null, null, true, 0.1, 1e-5),
+                new Input(DType.F32, new int[] {6, 2, 40}, 90, 110, Layout.CONTIGUOUS, true));
+        for (double eps : new double[] {0, 0.5, 10}) {
+            agree("batchNorm eps=" + eps, x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, eps), f32(4, 3, 5).requiresGrad(),
+                    f32(3).requiresGrad(), f32(3).requiresGrad());
+        }
+        agree("batchNorm f16 training", x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5),
+                new Input(DType.F16, new int[] {4, 3, 5}, -3, 3, Layout.CONTIGUOUS, true), new Input(DType.F16, new int[] {3}, -2, 2,
+                        Layout.CONTIGUOUS, true), new Input(DType.F16, new int[] {3}, -2, 2, Layout.CONTIGUOUS, true));
+        agree("batchNorm without gradient", x -> {
+            try (var _ = Autograd.noGrad()) {
+                return Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5);
+            }
+        }, f32(4, 3, 5).as(Layout.SLICED), f32(3), f32(3));
+        float inf = Float.POSITIVE_INFINITY;
+        expect("batchNorm of channels with NaN and infinity", () -> Tensor.batchNorm(Tensor.of(new float[] {1, Float.NaN, inf, 3, 4, 2}, 3, 2),
+                null, null, null, null, true, 0.1, 1e-5), DType.F32, NAN, NAN, NAN, NAN, NAN, NAN);
+        for (Backend backend : new Backend[] {reference, candidate()}) {
+            try (var _ = TensorScope.open(); var _ = Backends.using(backend)) {
+                String on = " on " + backend.name();
+                Tensor mean = Tensor.of(new float[] {1, -1}), var = Tensor.of(new float[] {2, 0.5f});
+                Tensor x = Tensor.of(new float[] {1, 2, 3, 6, 5, 2, 7, 10}, 2, 2, 2);
+                Tensor.batchNorm(x, mean, var, null, null, true, 0.25, 1e-5);
+                // channel 0: 1, 2, 5, 2 (mean 2.5, unbiased variance 9 / 3); channel 1: 3, 6, 7, 10 (mean 6.5, 25 / 3)
+                assertArrayEquals(new double[] {0.75 + 0.625, -0.75 + 1.625}, mean.toDoubleArray(), 1e-6, "running mean" + on);
+                assertArrayEquals(new double[] {1.5 + 0.75, 0.375 + 25.0 / 12}, var.toDoubleArray(), 1e-5, "running variance" + on);
+            }
+        }
+        try (var _ = Backends.using(candidate())) {
+            Gradcheck.check("batchNorm affine (n, c, h, w)", x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5),
+                    Gradcheck.random(91, 3, 2, 3, 2), Gradcheck.random(92, 2), Gradcheck.random(93, 2));
+            Gradcheck.check("batchNorm (n, c)", x -> Tensor.batchNorm(x[0], null, null, null, null, true, 0.1, 1e-5), Gradcheck.random(94, 5, 3));
+            Gradcheck.check("batchNorm of a product", x -> Tensor.batchNorm(x[0].matmul(x[1]), null, null, x[2], null, true, 0.1, 1e-5)
+                    .mul(x[0].sum(1, true)), Gradcheck.random(95, 4, 3), Gradcheck.random(96, 3, 5), Gradcheck.random(97, 5));
+        }
+    }
+
+    /**
      * Max pooling and its gradient ({@code Kernel.MaxPool2d}, {@code Kernel.MaxPool2dGrad}, or the
      * composite where a backend declines them): every layout of the input (the frontend makes a
      * strided input contiguous first), odd sizes whose last rows and columns no window reaches, stride

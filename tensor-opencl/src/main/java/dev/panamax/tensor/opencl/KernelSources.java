@@ -85,6 +85,7 @@ final class KernelSources {
             case SOFTMAX -> b.append(softmax(key.type(0)));
             case LAYER_NORM -> b.append(layerNorm(key.type(0)));
             case MAX_POOL -> b.append(maxPool(key.type(0)));
+            case BATCH_NORM -> b.append(batchNorm(key.type(0)));
         }
         return b.toString();
     }
@@ -673,5 +674,69 @@ final class KernelSources {
                 """.formatted(t.storage, t.compute, t.load("in_p", "base + y * layout[17] + x * layout[18]"),
                 t.store("out_p", "at", "max"), t.store("dx_p", "at", "(" + t.compute + ") 0"), t.load("dx_p", "at"),
                 t.load("dy_p", "dyb + oy * layout[14] + ox * layout[15]"), t.store("dx_p", "at", "g"));
+    }
+
+    /**
+     * Batch normalization in training over the channels of an (n, c, s) input and its gradient: one
+     * work item per channel each way (statistics in {@code acc_t}, as the reference). Layout: n, c, s;
+     * offset and three strides of out (or dx), of x, of dy; offset and stride of mean, of var; offset,
+     * stride and presence of weight, of bias (or dweight), of dbias.
+     */
+    private static String batchNorm(ClType t) {
+        String x = t.load("x_p", "layout[7] + i * layout[8] + k * layout[9] + j * layout[10]");
+        String g = t.load("dy_p", "layout[11] + i * layout[12] + k * layout[13] + j * layout[14]");
+        String params = "__global %1$s *out_p, __global %1$s *b_p, __global %1$s *db_p, __global const %1$s *dy_p, "
+                + "__global const %1$s *x_p, __global %1$s *mean_p, __global %1$s *var_p, __global const %1$s *w_p, "
+                + "__global const long *layout, float eps";
+        return ("""
+                __kernel void batch_norm(%2$s) {
+                    long k = get_global_id(0);
+                    if (k >= layout[1]) return;
+                    long n = layout[0], s = layout[2];
+                    acc_t m = (acc_t) n * (acc_t) s, sum = 0;
+                    for (long i = 0; i < n; i++) for (long j = 0; j < s; j++) sum += (acc_t) %3$s;
+                    acc_t mu = sum / m, squares = 0;
+                    for (long i = 0; i < n; i++) for (long j = 0; j < s; j++) { acc_t e = (acc_t) %3$s - mu; squares += e * e; }
+                    acc_t variance = squares / m, r = (acc_t) 1 / sqrt(variance + (acc_t) eps);
+                    acc_t scale = layout[21] ? (acc_t) %5$s : (acc_t) 1, shift = layout[24] ? (acc_t) %6$s : (acc_t) 0;
+                    %7$s
+                    %8$s
+                    for (long i = 0; i < n; i++) {
+                        for (long j = 0; j < s; j++) {
+                            acc_t y = ((acc_t) %3$s - mu) * r * scale + shift;
+                            long at = layout[3] + i * layout[4] + k * layout[5] + j * layout[6];
+                            %9$s
+                        }
+                    }
+                }
+                __kernel void batch_norm_grad(%2$s) {
+                    long k = get_global_id(0);
+                    if (k >= layout[1]) return;
+                    long n = layout[0], s = layout[2];
+                    acc_t m = (acc_t) n * (acc_t) s, mu = (acc_t) %10$s;
+                    acc_t r = (acc_t) 1 / sqrt((acc_t) %11$s + (acc_t) eps), scale = layout[21] ? (acc_t) %5$s : (acc_t) 1;
+                    acc_t sumDy = 0, sumDyX = 0;
+                    for (long i = 0; i < n; i++) {
+                        for (long j = 0; j < s; j++) { acc_t g = (acc_t) %4$s; sumDy += g; sumDyX += g * (((acc_t) %3$s - mu) * r); }
+                    }
+                    if (layout[24]) { %12$s }
+                    if (layout[27]) { %13$s }
+                    acc_t meanG = scale * sumDy / m, meanGx = scale * sumDyX / m;
+                    for (long i = 0; i < n; i++) {
+                        for (long j = 0; j < s; j++) {
+                            acc_t y = r * (scale * (acc_t) %4$s - meanG - (((acc_t) %3$s - mu) * r) * meanGx);
+                            long at = layout[3] + i * layout[4] + k * layout[5] + j * layout[6];
+                            %9$s
+                        }
+                    }
+                }
+                """).formatted(t.storage, params.formatted(t.storage), x, g, t.load("w_p", "layout[19] + k * layout[20]"),
+                t.load("b_p", "layout[22] + k * layout[23]"),
+                t.store("mean_p", "layout[15] + k * layout[16]", "(" + t.compute + ") mu"),
+                t.store("var_p", "layout[17] + k * layout[18]", "(" + t.compute + ") variance"),
+                t.store("out_p", "at", "(" + t.compute + ") y"),
+                t.load("mean_p", "layout[15] + k * layout[16]"), t.load("var_p", "layout[17] + k * layout[18]"),
+                t.store("b_p", "layout[22] + k * layout[23]", "(" + t.compute + ") sumDyX"),
+                t.store("db_p", "layout[25] + k * layout[26]", "(" + t.compute + ") sumDy"));
     }
 }

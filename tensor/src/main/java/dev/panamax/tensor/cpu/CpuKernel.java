@@ -39,7 +39,8 @@ enum CpuKernel {
     CROSS_ENTROPY("cross_entropy"),
     SOFTMAX("softmax"),
     LAYER_NORM("layer_norm"),
-    MAX_POOL("max_pool");
+    MAX_POOL("max_pool"),
+    BATCH_NORM("batch_norm");
 
     private static final FunctionDescriptor DESCRIPTOR = FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
 

@@ -53,6 +53,8 @@ public final class ReferenceBackend implements Backend {
             case Kernel.LayerNormGrad k -> LayerNorms.backward(k);
             case Kernel.MaxPool2d k -> MaxPools.forward(k);
             case Kernel.MaxPool2dGrad k -> MaxPools.backward(k);
+            case Kernel.BatchNorm k -> BatchNorms.forward(k);
+            case Kernel.BatchNormGrad k -> BatchNorms.backward(k);
         }
         // the loops read raw segments: the kernel's operands keep their storages from the GC until here
         Reference.reachabilityFence(kernel);

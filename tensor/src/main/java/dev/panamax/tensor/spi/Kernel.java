@@ -5,7 +5,8 @@ package dev.panamax.tensor.spi;
  * binary with a scalar, where), reduce, matmul, fill, and the two gather/scatter moves behind
  * {@code indexSelect} and embedding gradients, and two fused kernels a training step spends most of
  * its elementwise passes on (an Adam update; softmax with cross-entropy; softmax and its gradient;
- * layer normalization and its gradient; max pooling and its gradient). Movement ops (reshape, transpose, slice, broadcast)
+ * layer normalization and its gradient; max pooling and its gradient; batch normalization in training
+ * and its gradient). Movement ops (reshape, transpose, slice, broadcast)
  * never reach a backend: they are new {@link Operand} strides over the same storage.
  *
  * <p>The frontend has already checked every kernel it sends (shapes, dtypes, indices in range), so
@@ -165,4 +166,27 @@ public sealed interface Kernel {
      * order (no atomics), so the result does not vary from run to run.
      */
     record MaxPool2dGrad(Operand dx, Operand dy, Operand indices) implements Kernel {}
+
+    /**
+     * Batch normalization in training of {@code in (n, c, s)} (floating; the frontend views an
+     * {@code (n, c, ...)} input so, and normalizes f16 in f32) by each channel's statistics over its
+     * {@code n * s} values: {@code mean[k]} and the biased {@code var[k]} are written (summed in at
+     * least f32; the frontend moves the running statistics from them), and
+     * {@code out[i, k, j] = (in[i, k, j] - mean[k]) / sqrt(var[k] + eps) * weight[k] + bias[k]};
+     * {@code weight (c)} and {@code bias (c)} are each optional (null: 1 and 0). All operands one
+     * dtype. A channel holding a NaN or an infinity gives NaN throughout it.
+     */
+    record BatchNorm(Operand out, Operand mean, Operand var, Operand in, Operand weight, Operand bias, double eps) implements Kernel {}
+
+    /**
+     * The gradient of {@link BatchNorm} from the gradient {@code dy (n, c, s)} reaching its output,
+     * its input {@code in (n, c, s)}, the {@code mean (c)} and {@code var (c)} it wrote, its optional
+     * {@code weight (c)} and its {@code eps}. With {@code rstd = 1 / sqrt(var + eps)},
+     * {@code xhat = (in - mean) * rstd} and {@code g = dy * weight} (or {@code dy}), over each
+     * channel's {@code m = n * s} values: {@code dx = rstd * (g - sum(g) / m - xhat * sum(g * xhat) / m)};
+     * {@code dweight[k] = sum dy * xhat} and {@code dbias[k] = sum dy} when not null (each written
+     * whole, not added to). All operands one dtype.
+     */
+    record BatchNormGrad(Operand dx, Operand dweight, Operand dbias, Operand dy, Operand in, Operand mean, Operand var, Operand weight,
+            double eps) implements Kernel {}
 }

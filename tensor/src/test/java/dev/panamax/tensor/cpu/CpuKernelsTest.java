@@ -314,6 +314,45 @@ class CpuKernelsTest {
 
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
+    void batchNormAndItsGradientRunNatively(boolean lazy) {
+        CpuBackend cpu = backend(lazy);
+        long before = cpu.counters().get("fallbacks");
+        batchNormAgainstReference(cpu, new int[] {4, 3, 17}, true);
+        batchNormAgainstReference(cpu, new int[] {5, 2, 1}, true);
+        batchNormAgainstReference(cpu, new int[] {3, 4, 64}, false);
+        assertEquals(before, cpu.counters().get("fallbacks"), "no batch norm ran on the reference");
+    }
+
+    /**
+     * BatchNorm then BatchNormGrad of an (n, c, s) input on the reference and on {@code cpu}, every
+     * output compared; the outputs start as noise (the gradients are written whole, not added to).
+     */
+    private void batchNormAgainstReference(Backend cpu, int[] in, boolean affine) {
+        int c = in[1];
+        Operand x = random(DType.F32, in), dy = random(DType.F32, in);
+        Operand w = affine ? random(DType.F32, c) : null, b = affine ? random(DType.F32, c) : null;
+        Backend[] backends = {reference, cpu};
+        Operand[][] results = new Operand[2][];
+        for (int k = 0; k < 2; k++) {
+            Operand out = random(DType.F32, in), mean = random(DType.F32, c), var = random(DType.F32, c), dx = random(DType.F32, in);
+            Operand dw = affine ? random(DType.F32, c) : null, db = affine ? random(DType.F32, c) : null;
+            backends[k].execute(new Kernel.BatchNorm(out, mean, var, x, w, b, 1e-5));
+            backends[k].execute(new Kernel.BatchNormGrad(dx, dw, db, dy, x, mean, var, w, 1e-5));
+            backends[k].sync();
+            results[k] = new Operand[] {out, mean, var, dx, dw, db};
+        }
+        String[] names = {"out", "mean", "var", "dx", "dweight", "dbias"};
+        for (int r = 0; r < names.length; r++) {
+            if (results[0][r] == null) continue;
+            for (long i = 0; i < results[0][r].elements(); i++) {
+                double e = get(results[0][r], i), a = get(results[1][r], i);
+                assertEquals(e, a, 1e-4 * Math.max(1, Math.abs(e)), "batch norm " + java.util.Arrays.toString(in) + " " + names[r] + " element " + i);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
     void maxPoolAndItsGradientRunNatively(boolean lazy) {
         CpuBackend cpu = backend(lazy);
         long before = cpu.counters().get("fallbacks");
@@ -426,6 +465,7 @@ class CpuKernelsTest {
             }
             layerNormAgainstReference(cpu, 600, 256, true); // rows, then the weight's and bias's columns, split
             maxPoolAgainstReference(cpu, new int[] {16, 16, 32, 32}, 2, 2, 2, 2, 0, 0, 1, 1, false); // planes split
+            batchNormAgainstReference(cpu, new int[] {32, 16, 256}, true); // channels split
             Operand src = random(DType.F32, 600, 520);
             Operand expected = random(DType.F32, 256, 520);
             Operand actual = contiguous(DType.F32, 256, 520);
