@@ -360,6 +360,8 @@ class CpuKernelsTest {
         maxPoolAgainstReference(cpu, new int[] {1, 2, 9, 11}, 3, 3, 2, 2, 1, 1, 1, 1, false);
         maxPoolAgainstReference(cpu, new int[] {2, 2, 7, 10}, 3, 2, 1, 3, 1, 1, 2, 3, false);
         maxPoolAgainstReference(cpu, new int[] {1, 3, 5, 6}, 3, 3, 1, 1, 1, 1, 1, 1, true);
+        maxPoolAgainstReference(cpu, new int[] {1, 40, 2, 2}, 2, 2, 2, 2, 0, 0, 1, 1, true); // planes with and without NaN
+        maxPoolAgainstReference(cpu, new int[] {2, 3, 5, 7}, 2, 2, 1, 2, 0, 0, 1, 1, true);
         assertEquals(before, cpu.counters().get("fallbacks"), "no max pool ran on the reference");
     }
 
