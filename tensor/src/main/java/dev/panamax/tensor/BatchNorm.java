@@ -5,7 +5,8 @@ package dev.panamax.tensor;
  * Training normalizes by the batch's mean and biased variance (gradients flow through both) and
  * moves the running statistics toward the batch's, the variance unbiased, in place and outside the
  * graph: {@code running = (1 - momentum) running + momentum batch}. Evaluation normalizes by the
- * running statistics.
+ * running statistics. Training runs as one fused kernel each way where the backend has them
+ * ({@link FusedBatchNorm}).
  */
 final class BatchNorm {
     private BatchNorm() {}
@@ -49,6 +50,11 @@ final class BatchNorm {
         DType dtype = x.dtype();
         // statistics in f32, as PyTorch computes them for halves: an f16 sum of squares overflows at 65504
         Tensor in = dtype == DType.F16 ? x.cast(DType.F32) : x;
+        if (training && x.elements() > 0) {
+            Tensor fused = FusedBatchNorm.apply(in, runningMean, runningVar, weight == null ? null : weight.cast(in.dtype()),
+                    bias == null ? null : bias.cast(in.dtype()), momentum, eps);
+            if (fused != null) return fused.cast(dtype);
+        }
         Tensor centered;
         Tensor variance;
         if (training) {

@@ -4,7 +4,8 @@ package dev.panamax.tensor;
  * PyTorch's {@code max_pool2d} and {@code avg_pool2d} (ceil_mode off) over the windows of
  * {@link Window2d#patches}: max picks each window's first largest element (its gradient goes to
  * that one element, as PyTorch's does), avg divides by the whole window, padding included
- * ({@code count_include_pad=True}).
+ * ({@code count_include_pad=True}). Max pooling runs as one fused kernel each way where the
+ * backend has them ({@link FusedMaxPool}).
  */
 final class Pooling {
     private Pooling() {}
@@ -12,6 +13,10 @@ final class Pooling {
     static Tensor maxPool2d(Tensor input, int[] kernel, int[] stride, int[] padding, int[] dilation) {
         Window2d window = window("maxPool2d", input, kernel, stride, padding, dilation);
         if (input.rank() == 3) return maxPool2d(input.unsqueeze(0), kernel, stride, padding, dilation).squeeze(0);
+        if (input.elements() > 0) {
+            Tensor fused = FusedMaxPool.apply(input, window);
+            if (fused != null) return fused;
+        }
         Tensor patches = window.patches(input, Double.NEGATIVE_INFINITY);
         Tensor first = patches.argmax(2, true);
         Tensor offsets = Creation.arange(input.backend, DType.I64, 0, window.kernelSize(), 1).reshape(1, 1, window.kernelSize(), 1);

@@ -1,12 +1,15 @@
 package dev.panamax.tensor;
 
 import dev.panamax.tensor.cpu.CpuBackend;
+import dev.panamax.tensor.nn.BatchNorm2d;
+import dev.panamax.tensor.nn.Conv2d;
 import dev.panamax.tensor.nn.Gpt;
 import dev.panamax.tensor.nn.GptConfig;
 import dev.panamax.tensor.nn.KvCache;
 import dev.panamax.tensor.nn.LayerNorm;
 import dev.panamax.tensor.nn.Linear;
 import dev.panamax.tensor.nn.Loss;
+import dev.panamax.tensor.nn.MaxPool2d;
 import dev.panamax.tensor.nn.ReLU;
 import dev.panamax.tensor.nn.Sequential;
 import dev.panamax.tensor.optim.Adam;
@@ -406,6 +409,71 @@ class StepCaptureTest extends ScopedTest {
             lin.weight().zeroGrad();
             for (Tensor p : norm.parameters()) p.zeroGrad();
             lin.close();
+            norm.close();
+        }
+    }
+    @Test
+    void aMaxPoolAndItsGradientAreCapturedAndGiveTheEagerValues() {
+        try (var _ = Backends.using("cpu")) {
+            Conv2d conv = new Conv2d(2, 3, 3, 1, 1, new SplittableRandom(3));
+            MaxPool2d pool = new MaxPool2d(2);
+            java.util.function.Function<Tensor[], Tensor[]> f = in -> {
+                conv.weight().zeroGrad();
+                Tensor loss = pool.forward(conv.forward(in[0]).relu()).mul(in[1]).sum();
+                loss.backward();
+                return new Tensor[] {loss, conv.weight().grad().mul(1)};
+            };
+            Tensor x = Tensor.uniform(new SplittableRandom(4), -2, 2, 2, 2, 7, 6);
+            Tensor w = Tensor.uniform(new SplittableRandom(5), -1, 1, 2, 3, 3, 3);
+            float[][] eager = new float[2][];
+            try (var _ = TensorScope.open()) {
+                Tensor[] out = f.apply(new Tensor[] {x, w});
+                for (int i = 0; i < 2; i++) eager[i] = out[i].toFloatArray();
+            }
+            long fallbacks = Backends.get("cpu").counters().get("fallbacks");
+            try (StepCapture step = StepCapture.of(f::apply)) {
+                for (int run = 0; run < 3; run++) { // eager, captured, replayed
+                    Tensor[] out = step.run(x, w);
+                    for (int i = 0; i < 2; i++) assertArrayEquals(eager[i], out[i].toFloatArray(), "run " + run + ": result " + i);
+                }
+                assertEquals(1, step.programs());
+            }
+            assertEquals(fallbacks, Backends.get("cpu").counters().get("fallbacks"), "the max pool kernels ran natively");
+            conv.weight().zeroGrad();
+            conv.close();
+        }
+    }
+    @Test
+    void aConvolutionBatchNormAndMaxPoolAreCapturedAndGiveTheEagerValues() {
+        try (var _ = Backends.using("cpu")) {
+            Conv2d conv = new Conv2d(2, 3, 3, 1, 1, new SplittableRandom(6));
+            BatchNorm2d norm = new BatchNorm2d(3);
+            java.util.function.Function<Tensor[], Tensor[]> f = in -> {
+                conv.weight().zeroGrad();
+                for (Tensor p : norm.parameters()) p.zeroGrad();
+                Tensor loss = norm.forward(conv.forward(in[0])).relu().maxPool2d(2).mul(in[1]).sum();
+                loss.backward();
+                return new Tensor[] {loss, conv.weight().grad().mul(1), norm.parameters().get(0).grad().mul(1),
+                        norm.parameters().get(1).grad().mul(1)};
+            };
+            Tensor x = Tensor.uniform(new SplittableRandom(7), -2, 2, 4, 2, 6, 6), w = Tensor.uniform(new SplittableRandom(8), -1, 1, 4, 3, 3, 3);
+            float[][] eager = new float[4][];
+            try (var _ = TensorScope.open()) {
+                Tensor[] out = f.apply(new Tensor[] {x, w});
+                for (int i = 0; i < 4; i++) eager[i] = out[i].toFloatArray();
+            }
+            long fallbacks = Backends.get("cpu").counters().get("fallbacks");
+            try (StepCapture step = StepCapture.of(f::apply)) {
+                for (int run = 0; run < 3; run++) { // eager, captured, replayed: training normalizes by the batch each time
+                    Tensor[] out = step.run(x, w);
+                    for (int i = 0; i < 4; i++) assertArrayEquals(eager[i], out[i].toFloatArray(), 1e-6f, "run " + run + ": result " + i);
+                }
+                assertEquals(1, step.programs());
+            }
+            assertEquals(fallbacks, Backends.get("cpu").counters().get("fallbacks"), "the batch norm kernels ran natively");
+            conv.weight().zeroGrad();
+            for (Tensor p : norm.parameters()) p.zeroGrad();
+            conv.close();
             norm.close();
         }
     }

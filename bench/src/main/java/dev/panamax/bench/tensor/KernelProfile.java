@@ -83,6 +83,10 @@ public final class KernelProfile {
             case Kernel.SoftmaxGrad s -> "softmaxGrad " + shape(s.y());
             case Kernel.LayerNorm l -> "layerNorm " + shape(l.in());
             case Kernel.LayerNormGrad l -> "layerNormGrad " + shape(l.in());
+            case Kernel.MaxPool2d m -> "maxPool2d " + shape(m.in()) + " kernel " + m.kernelH() + "x" + m.kernelW();
+            case Kernel.MaxPool2dGrad m -> "maxPool2dGrad " + shape(m.dx());
+            case Kernel.BatchNorm b -> "batchNorm " + shape(b.in());
+            case Kernel.BatchNormGrad b -> "batchNormGrad " + shape(b.in());
         };
     }
 

@@ -1746,6 +1746,142 @@ public abstract class BackendContract {
         }
     }
     /**
+     * Batch normalization in training and its gradients ({@code Kernel.BatchNorm},
+     * {@code Kernel.BatchNormGrad}, or the composite where a backend declines them): every layout of
+     * the input (made contiguous first), with and without the weight and the bias, inputs (n, c),
+     * (n, c, l) and (n, c, h, w), one channel, channels past a work-group, a channel of large offset
+     * values, eps from 0 to large, NaN and infinity, f16, the running statistics, and finite
+     * differences.
+     */
+    @Test
+    void batchNormInTrainingAndItsGradients() {
+        for (Layout l : Layout.values()) {
+            agree("batchNorm affine " + l, x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5),
+                    f32(4, 3, 5, 6).as(l).requiresGrad(), f32(3).requiresGrad(), f32(3).requiresGrad());
+            agree("batchNorm weight strided " + l, x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5),
+                    f32(3, 4, 7).requiresGrad(), f32(4).as(l).requiresGrad(), f32(4).as(l).requiresGrad());
+        }
+        agree("batchNorm plain", x -> Tensor.batchNorm(x[0], null, null, null, null, true, 0.1, 1e-5), f32(5, 3, 4, 4).requiresGrad());
+        agree("batchNorm weight only", x -> Tensor.batchNorm(x[0], null, null, x[1], null, true, 0.1, 1e-5), f32(6, 2, 3).requiresGrad(),
+                f32(2).requiresGrad());
+        agree("batchNorm bias only", x -> Tensor.batchNorm(x[0], null, null, null, x[1], true, 0.1, 1e-5), f32(6, 2, 3).requiresGrad(),
+                f32(2).requiresGrad());
+        agree("batchNorm gradient of the parameters only", x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5),
+                f32(4, 3, 2, 2), f32(3).requiresGrad(), f32(3).requiresGrad());
+        agree("batchNorm gradient of the input only", x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5),
+                f32(4, 3, 2, 2).requiresGrad(), f32(3), f32(3));
+        agree("batchNorm (n, c)", x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5), f32(7, 5).requiresGrad(),
+                f32(5).requiresGrad(), f32(5).requiresGrad());
+        agree("batchNorm one channel", x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5), f32(3, 1, 9, 3).requiresGrad(),
+                f32(1).requiresGrad(), f32(1).requiresGrad());
+        agree("batchNorm channels past a work-group", x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5),
+                f32(2, 300, 3).requiresGrad(), f32(300).requiresGrad(), f32(300).requiresGrad());
+        agree("batchNorm cnn-sized", x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5), f32(8, 8, 16, 16).requiresGrad(),
+                f32(8).requiresGrad(), f32(8).requiresGrad());
+        agree("batchNorm of large offset values", x -> Tensor.batchNorm(x[0], null, null, null, null, true, 0.1, 1e-5),
+                new Input(DType.F32, new int[] {6, 2, 40}, 90, 110, Layout.CONTIGUOUS, true));
+        for (double eps : new double[] {0, 0.5, 10}) {
+            agree("batchNorm eps=" + eps, x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, eps), f32(4, 3, 5).requiresGrad(),
+                    f32(3).requiresGrad(), f32(3).requiresGrad());
+        }
+        agree("batchNorm f16 training", x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5),
+                new Input(DType.F16, new int[] {4, 3, 5}, -3, 3, Layout.CONTIGUOUS, true), new Input(DType.F16, new int[] {3}, -2, 2,
+                        Layout.CONTIGUOUS, true), new Input(DType.F16, new int[] {3}, -2, 2, Layout.CONTIGUOUS, true));
+        agree("batchNorm without gradient", x -> {
+            try (var _ = Autograd.noGrad()) {
+                return Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5);
+            }
+        }, f32(4, 3, 5).as(Layout.SLICED), f32(3), f32(3));
+        float inf = Float.POSITIVE_INFINITY;
+        expect("batchNorm of channels with NaN and infinity", () -> Tensor.batchNorm(Tensor.of(new float[] {1, Float.NaN, inf, 3, 4, 2}, 3, 2),
+                null, null, null, null, true, 0.1, 1e-5), DType.F32, NAN, NAN, NAN, NAN, NAN, NAN);
+        for (Backend backend : new Backend[] {reference, candidate()}) {
+            try (var _ = TensorScope.open(); var _ = Backends.using(backend)) {
+                String on = " on " + backend.name();
+                Tensor mean = Tensor.of(new float[] {1, -1}), var = Tensor.of(new float[] {2, 0.5f});
+                Tensor x = Tensor.of(new float[] {1, 2, 3, 6, 5, 2, 7, 10}, 2, 2, 2);
+                Tensor.batchNorm(x, mean, var, null, null, true, 0.25, 1e-5);
+                // channel 0: 1, 2, 5, 2 (mean 2.5, unbiased variance 9 / 3); channel 1: 3, 6, 7, 10 (mean 6.5, 25 / 3)
+                assertArrayEquals(new double[] {0.75 + 0.625, -0.75 + 1.625}, mean.toDoubleArray(), 1e-6, "running mean" + on);
+                assertArrayEquals(new double[] {1.5 + 0.75, 0.375 + 25.0 / 12}, var.toDoubleArray(), 1e-5, "running variance" + on);
+            }
+        }
+        try (var _ = Backends.using(candidate())) {
+            Gradcheck.check("batchNorm affine (n, c, h, w)", x -> Tensor.batchNorm(x[0], null, null, x[1], x[2], true, 0.1, 1e-5),
+                    Gradcheck.random(91, 3, 2, 3, 2), Gradcheck.random(92, 2), Gradcheck.random(93, 2));
+            Gradcheck.check("batchNorm (n, c)", x -> Tensor.batchNorm(x[0], null, null, null, null, true, 0.1, 1e-5), Gradcheck.random(94, 5, 3));
+            Gradcheck.check("batchNorm of a product", x -> Tensor.batchNorm(x[0].matmul(x[1]), null, null, x[2], null, true, 0.1, 1e-5)
+                    .mul(x[0].sum(1, true)), Gradcheck.random(95, 4, 3), Gradcheck.random(96, 3, 5), Gradcheck.random(97, 5));
+        }
+    }
+
+    /**
+     * Max pooling and its gradient ({@code Kernel.MaxPool2d}, {@code Kernel.MaxPool2dGrad}, or the
+     * composite where a backend declines them): every layout of the input (the frontend makes a
+     * strided input contiguous first), odd sizes whose last rows and columns no window reaches, stride
+     * other than the kernel, padding, dilation, rectangular windows, a (c, h, w) input, planes past one
+     * work-group, f16 through f32, no gradient; ties to the first largest, NaN (which wins, as in
+     * PyTorch), -inf, a window that misses the input, and finite differences.
+     */
+    @Test
+    void maxPoolAndItsGradientAgreeWithPytorch() {
+        for (Layout l : Layout.values()) {
+            agree("maxPool2d 3 stride 2 padding 1 " + l, x -> x[0].maxPool2d(3, 2, 1), f32(2, 3, 7, 6).as(l).requiresGrad());
+            agree("maxPool2d 2 " + l, x -> x[0].maxPool2d(2), f32(3, 2, 8, 6).as(l).requiresGrad());
+        }
+        agree("maxPool2d odd sizes", x -> x[0].maxPool2d(2), f32(1, 2, 9, 11).requiresGrad());
+        agree("maxPool2d overlapping", x -> x[0].maxPool2d(3, 1, 1), f32(2, 2, 5, 7).requiresGrad());
+        agree("maxPool2d rectangular, stride, padding, dilation", x -> x[0].maxPool2d(new int[] {3, 2}, new int[] {1, 3}, new int[] {1, 1},
+                new int[] {2, 3}), f32(2, 3, 9, 10).requiresGrad());
+        agree("maxPool2d dilation without padding", x -> x[0].maxPool2d(new int[] {2, 2}, new int[] {2, 1}, new int[] {0, 0},
+                new int[] {2, 2}), f32(1, 2, 7, 6).requiresGrad());
+        agree("maxPool2d rank 3", x -> x[0].maxPool2d(3, 2, 1), f32(3, 7, 5).requiresGrad());
+        agree("maxPool2d rank 3 transposed", x -> x[0].maxPool2d(2, 1, 0), f32(4, 5, 6).as(Layout.TRANSPOSED).requiresGrad());
+        agree("maxPool2d planes past a work-group", x -> x[0].maxPool2d(2), f32(2, 150, 4, 3).requiresGrad());
+        agree("maxPool2d cnn-sized", x -> x[0].maxPool2d(2), f32(4, 8, 16, 16).requiresGrad());
+        agree("maxPool2d one element", x -> x[0].maxPool2d(1), f32(2, 2, 1, 1).requiresGrad());
+        agree("maxPool2d f16 with gradient", x -> x[0].maxPool2d(3, 2, 1), new Input(DType.F16, new int[] {2, 3, 6, 5}, -2, 2,
+                Layout.CONTIGUOUS, true));
+        agree("maxPool2d without gradient", x -> {
+            try (var _ = Autograd.noGrad()) {
+                return x[0].maxPool2d(3, 2, 1);
+            }
+        }, f32(2, 3, 7, 6).as(Layout.SLICED).requiresGrad());
+        agree("maxPool2d of a product", x -> x[0].mul(x[1]).maxPool2d(2).relu(), f32(2, 3, 6, 6).requiresGrad(), f32(2, 3, 6, 6).requiresGrad());
+        float nan = Float.NaN, inf = Float.POSITIVE_INFINITY;
+        expect("maxPool2d with NaN and infinities", () -> Tensor.of(new float[] {1, nan, 5, 2, -inf, -inf, 3, 4, -inf, -inf, 0, inf,
+                -inf, -inf, 2, -5}, 1, 1, 4, 4).maxPool2d(2).reshape(-1), DType.F32, NAN, 5, -INF, INF);
+        expect("maxPool2d of a window that misses the input", () -> Tensor.of(new float[] {4, 7}, 1, 1, 1, 2).maxPool2d(new int[] {2, 1},
+                new int[] {1, 1}, new int[] {2, 0}, new int[] {3, 1}).reshape(-1), DType.F32, -INF, -INF, -INF, -INF);
+        for (Backend backend : new Backend[] {reference, candidate()}) {
+            try (var _ = TensorScope.open(); var _ = Backends.using(backend)) {
+                String on = " on " + backend.name();
+                Tensor x = Tensor.of(new float[] {1, nan, 5, 5, -inf, -inf, 3, 4, -inf, -inf, 0, inf, -inf, -inf, 2, -5}, 1, 1, 4, 4)
+                        .requiresGrad(true);
+                x.maxPool2d(2).mul(Tensor.of(new float[] {10, 20, 30, 40}, 1, 1, 2, 2)).sum().backward();
+                assertArrayEquals(new double[] {0, 10, 20, 0, 0, 0, 0, 0, 30, 0, 0, 40, 0, 0, 0, 0}, x.grad().toDoubleArray(),
+                        "the NaN, the first of a window of -inf, and the first of a tie take the gradient" + on);
+                x.zeroGrad();
+                Tensor planes = Tensor.of(new float[] {1, 2, 1, 2, 5, 2, 1, 2, 9}, 1, 3, 3).requiresGrad(true);
+                planes.maxPool2d(2, 1, 0).sum().backward();
+                assertArrayEquals(new double[] {0, 0, 0, 0, 3, 0, 0, 0, 1}, planes.grad().toDoubleArray(),
+                        "overlapping windows add up at their shared first largest element" + on);
+                planes.zeroGrad();
+                Tensor missing = Tensor.of(new float[] {4, 7}, 1, 1, 1, 2).requiresGrad(true);
+                missing.maxPool2d(new int[] {2, 1}, new int[] {1, 1}, new int[] {2, 0}, new int[] {3, 1}).sum().backward();
+                assertArrayEquals(new double[] {0, 0}, missing.grad().toDoubleArray(), "a window that misses the input sends nothing back" + on);
+                missing.zeroGrad();
+            }
+        }
+        try (var _ = Backends.using(candidate())) {
+            Gradcheck.check("maxPool2d stride 2 padding 1", x -> x[0].maxPool2d(3, 2, 1), separated(81, 2, 2, 5, 6));
+            Gradcheck.check("maxPool2d dilation", x -> x[0].maxPool2d(new int[] {2, 3}, new int[] {1, 2}, new int[] {1, 1}, new int[] {2, 1}),
+                    separated(82, 1, 2, 6, 7));
+            Gradcheck.check("maxPool2d rank 3", x -> x[0].maxPool2d(2, 1, 1), separated(83, 2, 3, 4));
+        }
+    }
+
+    /**
      * Products over a two-dimensional batch whose strides do not collapse (attention's heads, views
      * {@code (N, heads, T, d)} of {@code (N, T, heads * d)}), which the frontend runs as one product
      * per head rather than copying the views contiguous: values and gradients, either operand

@@ -7,7 +7,8 @@ import dev.panamax.tensor.spi.Kernel;
 /**
  * The reference kernels, but declining the fused ones ({@link Kernel.AdamStep},
  * {@link Kernel.CrossEntropy}, {@link Kernel.Softmax}, {@link Kernel.SoftmaxGrad},
- * {@link Kernel.LayerNorm}, {@link Kernel.LayerNormGrad}), and f16 matrix products when asked: the frontend must run the fused
+ * {@link Kernel.LayerNorm}, {@link Kernel.LayerNormGrad}, {@link Kernel.MaxPool2d},
+ * {@link Kernel.MaxPool2dGrad}, {@link Kernel.BatchNorm}, {@link Kernel.BatchNormGrad}), and f16 matrix products when asked: the frontend must run the fused
  * kernels' decompositions, which the whole contract then checks against the fused reference, and
  * refuse the f16 product naming this backend.
  */
@@ -34,6 +35,10 @@ final class DecliningBackend implements Backend {
             case Kernel.SoftmaxGrad k -> false;
             case Kernel.LayerNorm k -> false;
             case Kernel.LayerNormGrad k -> false;
+            case Kernel.MaxPool2d k -> false;
+            case Kernel.MaxPool2dGrad k -> false;
+            case Kernel.BatchNorm k -> false;
+            case Kernel.BatchNormGrad k -> false;
             case Kernel.MatMul k -> !(declinesHalfMatmul && k.out().dtype() == dev.panamax.tensor.DType.F16);
             default -> true;
         };

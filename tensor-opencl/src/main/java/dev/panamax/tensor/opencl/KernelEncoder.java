@@ -93,6 +93,10 @@ public final class KernelEncoder {
             case Kernel.SoftmaxGrad k -> softmaxGrad(b, k);
             case Kernel.LayerNorm k -> layerNorm(b, k);
             case Kernel.LayerNormGrad k -> layerNormGrad(b, k);
+            case Kernel.MaxPool2d k -> maxPool(b, k);
+            case Kernel.MaxPool2dGrad k -> maxPoolGrad(b, k);
+            case Kernel.BatchNorm k -> batchNorm(b, k);
+            case Kernel.BatchNormGrad k -> batchNormGrad(b, k);
         }
     }
 
@@ -310,6 +314,107 @@ public final class KernelEncoder {
                 weight == null ? 0 : weight.strides()[0], weight == null ? 0 : 1, second == null ? 0 : second.offset(),
                 second == null ? 0 : second.strides()[0], second == null ? 0 : 1, dy == null ? 0 : dy.offset(), dy == null ? 0 : dy.strides()[0],
                 dy == null ? 0 : dy.strides()[1], third == null ? 0 : third.offset(), third == null ? 0 : third.strides()[0], third == null ? 0 : 1};
+    }
+
+    /** A work item per output element. */
+    private void maxPool(Binder b, Kernel.MaxPool2d k) {
+        sameDtype("max pool", k.out(), k.in());
+        if (k.indices().dtype() != DType.I64) throw refused("max pool indices", k.indices(), "i64");
+        if (k.out().elements() == 0) return;
+        ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.MAX_POOL, k.in().dtype()), "max_pool");
+        int[] in = k.in().shape(), out = k.out().shape();
+        long[] layout = new long[29];
+        long[] sizes = {in[0], in[1], in[2], in[3], out[2], out[3], k.kernelH(), k.kernelW(), k.strideH(), k.strideW(), k.padH(), k.padW(),
+                k.dilationH(), k.dilationW()};
+        System.arraycopy(sizes, 0, layout, 0, sizes.length);
+        place(layout, 14, k.in());
+        place(layout, 19, k.out());
+        place(layout, 24, k.indices());
+        b.encoder().setPipeline(pipeline).setBuffer(0, b.buffer(k.out())).setBuffer(1, b.buffer(k.indices())).setBuffer(2, b.buffer(k.in()))
+                .setBytes(3, bytes(layout));
+        cover(b.encoder(), pipeline, k.out().elements());
+    }
+
+    /** A work item per (n, c) plane: it zeroes the plane's gradient, then adds in output order (no atomics, a fixed order). */
+    private void maxPoolGrad(Binder b, Kernel.MaxPool2dGrad k) {
+        sameDtype("max pool gradient", k.dx(), k.dy());
+        if (k.indices().dtype() != DType.I64) throw refused("max pool gradient indices", k.indices(), "i64");
+        int[] in = k.dx().shape(), out = k.dy().shape();
+        long planes = (long) in[0] * in[1];
+        if (planes == 0 || k.dx().elements() == 0) return;
+        ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.MAX_POOL, k.dx().dtype()), "max_pool_grad");
+        long[] layout = new long[21];
+        long[] sizes = {in[0], in[1], in[2], in[3], out[2], out[3]};
+        System.arraycopy(sizes, 0, layout, 0, sizes.length);
+        place(layout, 6, k.dx());
+        place(layout, 11, k.dy());
+        place(layout, 16, k.indices());
+        b.encoder().setPipeline(pipeline).setBuffer(0, b.buffer(k.dx())).setBuffer(1, b.buffer(k.dy())).setBuffer(2, b.buffer(k.indices()))
+                .setBytes(3, bytes(layout));
+        cover(b.encoder(), pipeline, planes);
+    }
+
+    /** A work item per channel: its statistics, then its output. */
+    private void batchNorm(Binder b, Kernel.BatchNorm k) {
+        for (Operand o : new Operand[] {k.mean(), k.var(), k.in(), k.weight(), k.bias()}) if (o != null) sameDtype("batch norm", k.out(), o);
+        ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.BATCH_NORM, k.in().dtype()), "batch_norm");
+        long[] layout = batchNormLayout(k.out(), k.in(), null, k.mean(), k.var(), k.weight(), k.bias(), null);
+        bindBatchNorm(b, pipeline, k.out(), k.bias(), null, null, k.in(), k.mean(), k.var(), k.weight(), layout).setFloat(9, (float) k.eps());
+        cover(b.encoder(), pipeline, k.in().shape()[1]);
+    }
+
+    /** A work item per channel: its sums, the weight's and bias's gradients, then the input's. */
+    private void batchNormGrad(Binder b, Kernel.BatchNormGrad k) {
+        for (Operand o : new Operand[] {k.dweight(), k.dbias(), k.dy(), k.in(), k.mean(), k.var(), k.weight()}) {
+            if (o != null) sameDtype("batch norm gradient", k.dx(), o);
+        }
+        ComputePipeline pipeline = kernels.pipeline(ProgramKey.of(Family.BATCH_NORM, k.in().dtype()), "batch_norm_grad");
+        long[] layout = batchNormLayout(k.dx(), k.in(), k.dy(), k.mean(), k.var(), k.weight(), k.dweight(), k.dbias());
+        bindBatchNorm(b, pipeline, k.dx(), k.dweight(), k.dbias(), k.dy(), k.in(), k.mean(), k.var(), k.weight(), layout)
+                .setFloat(9, (float) k.eps());
+        cover(b.encoder(), pipeline, k.in().shape()[1]);
+    }
+
+    /** Binds the batch norm programs' arguments; an absent operand is bound to another's buffer, its flag 0 in the layout. */
+    private ComputeEncoder bindBatchNorm(Binder b, ComputePipeline pipeline, Operand out, Operand second, Operand third, Operand dy,
+            Operand x, Operand mean, Operand var, Operand weight, long[] layout) {
+        return b.encoder().setPipeline(pipeline).setBuffer(0, b.buffer(out)).setBuffer(1, b.buffer(second == null ? out : second))
+                .setBuffer(2, b.buffer(third == null ? out : third)).setBuffer(3, b.buffer(dy == null ? x : dy)).setBuffer(4, b.buffer(x))
+                .setBuffer(5, b.buffer(mean)).setBuffer(6, b.buffer(var)).setBuffer(7, b.buffer(weight == null ? x : weight))
+                .setBytes(8, bytes(layout));
+    }
+
+    /** The layout {@code KernelSources.batchNorm} documents. */
+    private static long[] batchNormLayout(Operand out, Operand x, Operand dy, Operand mean, Operand var, Operand weight, Operand second,
+            Operand third) {
+        long[] p = new long[28];
+        p[0] = x.shape()[0];
+        p[1] = x.shape()[1];
+        p[2] = x.shape()[2];
+        Operand[] volumes = {out, x, dy};
+        for (int v = 0; v < 3; v++) {
+            if (volumes[v] == null) continue;
+            p[3 + 4 * v] = volumes[v].offset();
+            System.arraycopy(volumes[v].strides(), 0, p, 4 + 4 * v, 3);
+        }
+        p[15] = mean.offset();
+        p[16] = mean.strides()[0];
+        p[17] = var.offset();
+        p[18] = var.strides()[0];
+        Operand[] vectors = {weight, second, third};
+        for (int v = 0; v < 3; v++) {
+            if (vectors[v] == null) continue;
+            p[19 + 3 * v] = vectors[v].offset();
+            p[20 + 3 * v] = vectors[v].strides()[0];
+            p[21 + 3 * v] = 1;
+        }
+        return p;
+    }
+
+    /** A rank-4 operand's offset and four strides at {@code layout[at..at + 4]}. */
+    private static void place(long[] layout, int at, Operand o) {
+        layout[at] = o.offset();
+        System.arraycopy(o.strides(), 0, layout, at + 1, 4);
     }
 
     // ---- helpers ---------------------------------------------------------------------------------

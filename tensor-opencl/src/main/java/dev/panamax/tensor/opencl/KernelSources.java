@@ -84,6 +84,8 @@ final class KernelSources {
             case CROSS_ENTROPY -> b.append(crossEntropy(key.type(0), key.type(1), key.type(2), key.type(3)));
             case SOFTMAX -> b.append(softmax(key.type(0)));
             case LAYER_NORM -> b.append(layerNorm(key.type(0)));
+            case MAX_POOL -> b.append(maxPool(key.type(0)));
+            case BATCH_NORM -> b.append(batchNorm(key.type(0)));
         }
         return b.toString();
     }
@@ -611,5 +613,130 @@ final class KernelSources {
                 t.load("mean_p", "layout[8] + i * layout[9]"), t.load("rstd_p", "layout[10] + i * layout[11]"), g,
                 t.store("b_p", "layout[15] + j * layout[16]", "(" + t.compute + ") dw"),
                 t.store("db_p", "layout[21] + j * layout[22]", "(" + t.compute + ") db"));
+    }
+
+    /**
+     * Max pooling with each window's position (a work item per output element; the first in-bounds
+     * position starts as the pick at -inf, a later element replaces it when larger or NaN, as
+     * PyTorch's) and its gradient (a work item per (n, c) plane: the plane zeroed, then each output's
+     * gradient added at its position in output order, so no two work items write one element and the
+     * sums' order is fixed). Layout forward: n, c, h, w, out h, out w, kernel, stride, padding and
+     * dilation (each height then width), then the offset and four strides of in, out and indices;
+     * backward: n, c, h, w, out h, out w, then the offset and four strides of dx, dy and indices.
+     */
+    private static String maxPool(ClType t) {
+        return """
+                __kernel void max_pool(__global %1$s *out_p, __global long *ix_p, __global const %1$s *in_p, __global const long *layout) {
+                    long gid = get_global_id(0);
+                    long oh = layout[4], ow = layout[5];
+                    if (gid >= layout[0] * layout[1] * oh * ow) return;
+                    long h = layout[2], w = layout[3];
+                    long ox = gid %% ow, oy = (gid / ow) %% oh, ch = (gid / (ow * oh)) %% layout[1], n = gid / (ow * oh * layout[1]);
+                    long base = layout[14] + n * layout[15] + ch * layout[16];
+                    long y0 = oy * layout[8] - layout[10], x0 = ox * layout[9] - layout[11];
+                    %2$s max = -INFINITY;
+                    long pick = -1;
+                    for (long ky = 0; ky < layout[6]; ky++) {
+                        long y = y0 + ky * layout[12];
+                        if (y < 0 || y >= h) continue;
+                        for (long kx = 0; kx < layout[7]; kx++) {
+                            long x = x0 + kx * layout[13];
+                            if (x < 0 || x >= w) continue;
+                            %2$s v = %3$s;
+                            if (pick < 0) pick = y * w + x;
+                            if (v > max || isnan(v)) { max = v; pick = y * w + x; }
+                        }
+                    }
+                    long at = layout[19] + n * layout[20] + ch * layout[21] + oy * layout[22] + ox * layout[23];
+                    %4$s
+                    ix_p[layout[24] + n * layout[25] + ch * layout[26] + oy * layout[27] + ox * layout[28]] = pick;
+                }
+                __kernel void max_pool_grad(__global %1$s *dx_p, __global const %1$s *dy_p, __global const long *ix_p, __global const long *layout) {
+                    long plane = get_global_id(0);
+                    long c = layout[1];
+                    if (plane >= layout[0] * c) return;
+                    long n = plane / c, ch = plane %% c, h = layout[2], w = layout[3], oh = layout[4], ow = layout[5];
+                    long dxb = layout[6] + n * layout[7] + ch * layout[8];
+                    for (long y = 0; y < h; y++) {
+                        for (long x = 0; x < w; x++) { long at = dxb + y * layout[9] + x * layout[10]; %5$s }
+                    }
+                    long dyb = layout[11] + n * layout[12] + ch * layout[13], ixb = layout[16] + n * layout[17] + ch * layout[18];
+                    for (long oy = 0; oy < oh; oy++) {
+                        for (long ox = 0; ox < ow; ox++) {
+                            long pick = ix_p[ixb + oy * layout[19] + ox * layout[20]];
+                            if (pick < 0) continue;
+                            long at = dxb + (pick / w) * layout[9] + (pick %% w) * layout[10];
+                            %2$s g = %6$s + %7$s;
+                            %8$s
+                        }
+                    }
+                }
+                """.formatted(t.storage, t.compute, t.load("in_p", "base + y * layout[17] + x * layout[18]"),
+                t.store("out_p", "at", "max"), t.store("dx_p", "at", "(" + t.compute + ") 0"), t.load("dx_p", "at"),
+                t.load("dy_p", "dyb + oy * layout[14] + ox * layout[15]"), t.store("dx_p", "at", "g"));
+    }
+
+    /**
+     * Batch normalization in training over the channels of an (n, c, s) input and its gradient: one
+     * work item per channel each way (statistics in {@code acc_t}, as the reference). Layout: n, c, s;
+     * offset and three strides of out (or dx), of x, of dy; offset and stride of mean, of var; offset,
+     * stride and presence of weight, of bias (or dweight), of dbias.
+     */
+    private static String batchNorm(ClType t) {
+        String x = t.load("x_p", "layout[7] + i * layout[8] + k * layout[9] + j * layout[10]");
+        String g = t.load("dy_p", "layout[11] + i * layout[12] + k * layout[13] + j * layout[14]");
+        String params = "__global %1$s *out_p, __global %1$s *b_p, __global %1$s *db_p, __global const %1$s *dy_p, "
+                + "__global const %1$s *x_p, __global %1$s *mean_p, __global %1$s *var_p, __global const %1$s *w_p, "
+                + "__global const long *layout, float eps";
+        return ("""
+                __kernel void batch_norm(%2$s) {
+                    long k = get_global_id(0);
+                    if (k >= layout[1]) return;
+                    long n = layout[0], s = layout[2];
+                    acc_t m = (acc_t) n * (acc_t) s, sum = 0;
+                    for (long i = 0; i < n; i++) for (long j = 0; j < s; j++) sum += (acc_t) %3$s;
+                    acc_t mu = sum / m, squares = 0;
+                    for (long i = 0; i < n; i++) for (long j = 0; j < s; j++) { acc_t e = (acc_t) %3$s - mu; squares += e * e; }
+                    acc_t variance = squares / m, r = (acc_t) 1 / sqrt(variance + (acc_t) eps);
+                    acc_t scale = layout[21] ? (acc_t) %5$s : (acc_t) 1, shift = layout[24] ? (acc_t) %6$s : (acc_t) 0;
+                    %7$s
+                    %8$s
+                    for (long i = 0; i < n; i++) {
+                        for (long j = 0; j < s; j++) {
+                            acc_t y = ((acc_t) %3$s - mu) * r * scale + shift;
+                            long at = layout[3] + i * layout[4] + k * layout[5] + j * layout[6];
+                            %9$s
+                        }
+                    }
+                }
+                __kernel void batch_norm_grad(%2$s) {
+                    long k = get_global_id(0);
+                    if (k >= layout[1]) return;
+                    long n = layout[0], s = layout[2];
+                    acc_t m = (acc_t) n * (acc_t) s, mu = (acc_t) %10$s;
+                    acc_t r = (acc_t) 1 / sqrt((acc_t) %11$s + (acc_t) eps), scale = layout[21] ? (acc_t) %5$s : (acc_t) 1;
+                    acc_t sumDy = 0, sumDyX = 0;
+                    for (long i = 0; i < n; i++) {
+                        for (long j = 0; j < s; j++) { acc_t g = (acc_t) %4$s; sumDy += g; sumDyX += g * (((acc_t) %3$s - mu) * r); }
+                    }
+                    if (layout[24]) { %12$s }
+                    if (layout[27]) { %13$s }
+                    acc_t meanG = scale * sumDy / m, meanGx = scale * sumDyX / m;
+                    for (long i = 0; i < n; i++) {
+                        for (long j = 0; j < s; j++) {
+                            acc_t y = r * (scale * (acc_t) %4$s - meanG - (((acc_t) %3$s - mu) * r) * meanGx);
+                            long at = layout[3] + i * layout[4] + k * layout[5] + j * layout[6];
+                            %9$s
+                        }
+                    }
+                }
+                """).formatted(t.storage, params.formatted(t.storage), x, g, t.load("w_p", "layout[19] + k * layout[20]"),
+                t.load("b_p", "layout[22] + k * layout[23]"),
+                t.store("mean_p", "layout[15] + k * layout[16]", "(" + t.compute + ") mu"),
+                t.store("var_p", "layout[17] + k * layout[18]", "(" + t.compute + ") variance"),
+                t.store("out_p", "at", "(" + t.compute + ") y"),
+                t.load("mean_p", "layout[15] + k * layout[16]"), t.load("var_p", "layout[17] + k * layout[18]"),
+                t.store("b_p", "layout[22] + k * layout[23]", "(" + t.compute + ") sumDyX"),
+                t.store("db_p", "layout[25] + k * layout[26]", "(" + t.compute + ") sumDy"));
     }
 }

@@ -469,6 +469,20 @@ public final class OpenClTensorBackend implements Backend, AutoCloseable {
                 if (k.dbias() != null) to.accept(k.dbias().storage());
                 if (k.weight() != null) to.accept(k.weight().storage());
             }
+            case Kernel.MaxPool2d k -> { to.accept(k.out().storage()); to.accept(k.indices().storage()); to.accept(k.in().storage()); }
+            case Kernel.BatchNorm k -> {
+                to.accept(k.out().storage()); to.accept(k.mean().storage()); to.accept(k.var().storage()); to.accept(k.in().storage());
+                if (k.weight() != null) to.accept(k.weight().storage());
+                if (k.bias() != null) to.accept(k.bias().storage());
+            }
+            case Kernel.BatchNormGrad k -> {
+                to.accept(k.dx().storage()); to.accept(k.dy().storage()); to.accept(k.in().storage());
+                to.accept(k.mean().storage()); to.accept(k.var().storage());
+                if (k.dweight() != null) to.accept(k.dweight().storage());
+                if (k.dbias() != null) to.accept(k.dbias().storage());
+                if (k.weight() != null) to.accept(k.weight().storage());
+            }
+            case Kernel.MaxPool2dGrad k -> { to.accept(k.dx().storage()); to.accept(k.dy().storage()); to.accept(k.indices().storage()); }
         }
     }
 

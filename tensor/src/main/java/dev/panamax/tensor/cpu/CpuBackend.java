@@ -405,6 +405,13 @@ public final class CpuBackend implements Backend {
             case Kernel.LayerNormGrad l -> bytes(l.dx()) + (l.dweight() == null ? 0 : bytes(l.dweight()))
                     + (l.dbias() == null ? 0 : bytes(l.dbias())) + bytes(l.dy()) + bytes(l.in()) + bytes(l.mean()) + bytes(l.rstd())
                     + (l.weight() == null ? 0 : bytes(l.weight()));
+            case Kernel.MaxPool2d m -> bytes(m.out()) + bytes(m.indices()) + bytes(m.in());
+            case Kernel.MaxPool2dGrad m -> bytes(m.dx()) + bytes(m.dy()) + bytes(m.indices());
+            case Kernel.BatchNorm b -> bytes(b.out()) + bytes(b.mean()) + bytes(b.var()) + bytes(b.in())
+                    + (b.weight() == null ? 0 : bytes(b.weight())) + (b.bias() == null ? 0 : bytes(b.bias()));
+            case Kernel.BatchNormGrad b -> bytes(b.dx()) + (b.dweight() == null ? 0 : bytes(b.dweight()))
+                    + (b.dbias() == null ? 0 : bytes(b.dbias())) + bytes(b.dy()) + bytes(b.in()) + bytes(b.mean()) + bytes(b.var())
+                    + (b.weight() == null ? 0 : bytes(b.weight()));
         };
     }
 

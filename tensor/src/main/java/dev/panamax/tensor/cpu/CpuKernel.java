@@ -38,7 +38,9 @@ enum CpuKernel {
     ADAM("adam"),
     CROSS_ENTROPY("cross_entropy"),
     SOFTMAX("softmax"),
-    LAYER_NORM("layer_norm");
+    LAYER_NORM("layer_norm"),
+    MAX_POOL("max_pool"),
+    BATCH_NORM("batch_norm");
 
     private static final FunctionDescriptor DESCRIPTOR = FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS);
 

@@ -29,6 +29,10 @@ final class Descriptor {
     static final int SOFTMAX_WORDS = 13;
     /** layernorm.c: both directions share one layout (see there). */
     static final int LAYER_NORM_WORDS = 17;
+    /** maxpool.c: both directions share one layout (see there). */
+    static final int MAX_POOL_WORDS = 17;
+    /** batchnorm.c: both directions share one layout (see there). */
+    static final int BATCH_NORM_WORDS = 13;
     // index.c
     static final int SELECT = 0, SCATTER_ADD = 1;
 

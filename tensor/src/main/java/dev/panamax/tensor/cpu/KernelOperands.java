@@ -99,6 +99,34 @@ final class KernelOperands {
                 if (l.dweight() != null) add(l.dweight(), true);
                 if (l.dbias() != null) add(l.dbias(), true);
             }
+            case Kernel.MaxPool2d m -> {
+                add(m.in(), false);
+                add(m.out(), true);
+                add(m.indices(), true);
+            }
+            case Kernel.BatchNorm b -> {
+                add(b.in(), false);
+                if (b.weight() != null) add(b.weight(), false);
+                if (b.bias() != null) add(b.bias(), false);
+                add(b.out(), true);
+                add(b.mean(), true);
+                add(b.var(), true);
+            }
+            case Kernel.BatchNormGrad b -> {
+                add(b.dy(), false);
+                add(b.in(), false);
+                add(b.mean(), false);
+                add(b.var(), false);
+                if (b.weight() != null) add(b.weight(), false);
+                add(b.dx(), true);
+                if (b.dweight() != null) add(b.dweight(), true);
+                if (b.dbias() != null) add(b.dbias(), true);
+            }
+            case Kernel.MaxPool2dGrad m -> {
+                add(m.dy(), false);
+                add(m.indices(), false);
+                add(m.dx(), true);
+            }
         }
         return this;
     }

@@ -20,7 +20,9 @@ import dev.panamax.tensor.spi.UnaryOp;
  * index select of any dtype and index add of f32 on contiguous operands; the fused Adam update on
  * contiguous f32 operands, cross-entropy of f32 logits in any layout, softmax and its gradient
  * over the rows of f32 operands in any layout ({@link Rows}), and layer normalization and its
- * gradient over f32 rows whose elements are adjacent ({@link LayerNorms}).
+ * gradient over f32 rows whose elements are adjacent ({@link LayerNorms}), and max pooling and its
+ * gradient over contiguous f32 planes ({@link MaxPools}), and batch normalization in training and its
+ * gradient over contiguous f32 channels ({@link BatchNorms}).
  */
 final class Lowering {
     private Lowering() {}
@@ -42,6 +44,10 @@ final class Lowering {
             case Kernel.SoftmaxGrad k -> Rows.softmaxGrad(k, r);
             case Kernel.LayerNorm k -> LayerNorms.forward(k, r);
             case Kernel.LayerNormGrad k -> LayerNorms.backward(k, r);
+            case Kernel.MaxPool2d k -> MaxPools.forward(k, r);
+            case Kernel.MaxPool2dGrad k -> MaxPools.backward(k, r);
+            case Kernel.BatchNorm k -> BatchNorms.forward(k, r);
+            case Kernel.BatchNormGrad k -> BatchNorms.backward(k, r);
         };
     }
 

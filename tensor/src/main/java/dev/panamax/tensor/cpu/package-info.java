@@ -54,7 +54,12 @@
 /// gradient `LayerNormGrad` (each row's mean, variance and normalized, scaled and shifted output in
 /// `layernorm.c`, the row statistics kept for the backward, which gives the input's gradient and the
 /// weight's and bias's sums over the rows in one kernel; the composite took about ten kernels forward
-/// and twenty backward). Relu's backward is one binary op (`RELU_BACKWARD`: the gradient where the input was
+/// and twenty backward), and `MaxPool2d` with its gradient `MaxPool2dGrad` (each window's largest
+/// element and its position in `maxpool.c`, the gradient added at those positions a plane per thread;
+/// the composite took patches, an argmax, a comparison, a where and a sum each way), and `BatchNorm` with
+/// its gradient `BatchNormGrad` (batch normalization in training: each channel's mean, variance and
+/// normalized, scaled and shifted output in `batchnorm.c`, the backward's input gradient and the
+/// weight's and bias's sums in one kernel, a channel per thread). Relu's backward is one binary op (`RELU_BACKWARD`: the gradient where the input was
 /// positive) instead of a mask and a product. Measured on the spiral step: 126 kernels per step became
 /// 33. `Tensor.linear` (what `nn.Linear` calls) starts its output as the bias broadcast over the rows and
 /// lets sgemm accumulate the product into it (beta = 1), so the bias costs no second pass or result,

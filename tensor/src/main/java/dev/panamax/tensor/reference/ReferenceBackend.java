@@ -51,6 +51,10 @@ public final class ReferenceBackend implements Backend {
             case Kernel.SoftmaxGrad k -> Rows.softmaxGrad(k.out(), k.y(), k.dy());
             case Kernel.LayerNorm k -> LayerNorms.forward(k);
             case Kernel.LayerNormGrad k -> LayerNorms.backward(k);
+            case Kernel.MaxPool2d k -> MaxPools.forward(k);
+            case Kernel.MaxPool2dGrad k -> MaxPools.backward(k);
+            case Kernel.BatchNorm k -> BatchNorms.forward(k);
+            case Kernel.BatchNormGrad k -> BatchNorms.backward(k);
         }
         // the loops read raw segments: the kernel's operands keep their storages from the GC until here
         Reference.reachabilityFence(kernel);

@@ -21,7 +21,8 @@ import java.util.Map;
  *   <li><b>Declining.</b> A backend may decline a kernel ({@link #supports} false). The frontend then
  *   runs the kernel's decomposition into other kernels for the fused ones ({@link Kernel.AdamStep},
  *   {@link Kernel.CrossEntropy}, {@link Kernel.Softmax} with {@link Kernel.SoftmaxGrad},
- *   {@link Kernel.LayerNorm} with {@link Kernel.LayerNormGrad}) and refuses the op, naming the backend and the kernel, for the
+ *   {@link Kernel.LayerNorm} with {@link Kernel.LayerNormGrad}, {@link Kernel.MaxPool2d} with
+ *   {@link Kernel.MaxPool2dGrad}, {@link Kernel.BatchNorm} with {@link Kernel.BatchNormGrad}) and refuses the op, naming the backend and the kernel, for the
  *   others: there is no hidden fallback to another device.</li>
  *   <li><b>Kernels.</b> {@link #execute} receives one {@link Kernel} of a closed set over strided
  *   {@link Operand}s, already validated. A backend may run it at once or <em>record</em> it and run

@@ -5,7 +5,8 @@ package dev.panamax.tensor.spi;
  * binary with a scalar, where), reduce, matmul, fill, and the two gather/scatter moves behind
  * {@code indexSelect} and embedding gradients, and two fused kernels a training step spends most of
  * its elementwise passes on (an Adam update; softmax with cross-entropy; softmax and its gradient;
- * layer normalization and its gradient). Movement ops (reshape, transpose, slice, broadcast)
+ * layer normalization and its gradient; max pooling and its gradient; batch normalization in training
+ * and its gradient). Movement ops (reshape, transpose, slice, broadcast)
  * never reach a backend: they are new {@link Operand} strides over the same storage.
  *
  * <p>The frontend has already checked every kernel it sends (shapes, dtypes, indices in range), so
@@ -141,4 +142,51 @@ public sealed interface Kernel {
      */
     record LayerNormGrad(Operand dx, Operand dweight, Operand dbias, Operand dy, Operand in, Operand mean, Operand rstd,
             Operand weight) implements Kernel {}
+
+    /**
+     * PyTorch's {@code max_pool2d} with {@code return_indices} (ceil_mode off) over {@code in (n, c, h, w)}
+     * (floating; f16 goes through f32 in the frontend): for each window of {@code kernelH x kernelW}
+     * positions, {@code dilationH x dilationW} apart, starting at {@code (oh * strideH - padH, ow * strideW - padW)},
+     * {@code out (n, c, oh, ow)} is its largest element and {@code indices (n, c, oh, ow)} (i64) that
+     * element's flat position {@code y * w + x} in its (h, w) plane. Padding counts as -inf and never
+     * wins (each window holds at least one position of the input: the frontend keeps the padding at
+     * most half the window's span); the first largest wins a tie; a NaN wins over everything, the last
+     * NaN of a window over earlier ones (PyTorch's {@code val > max || isnan(val)}); a window of only
+     * -inf picks its first position in the input, and a window whose dilated positions all miss the
+     * input (a plane narrower than the dilation) gives -inf at position -1.
+     */
+    record MaxPool2d(Operand out, Operand indices, Operand in, int kernelH, int kernelW, int strideH, int strideW, int padH, int padW,
+            int dilationH, int dilationW) implements Kernel {}
+
+    /**
+     * The gradient of {@link MaxPool2d}: {@code dx (n, c, h, w)} is zeroed, then each {@code dy (n, c, oh, ow)}
+     * element is added at the flat position {@code indices (n, c, oh, ow)} names within its plane (so
+     * overlapping windows that pick one element add up; a position of -1 adds nothing). {@code dx} and {@code dy} one floating dtype,
+     * {@code indices} i64 as {@link MaxPool2d} wrote them. A backend adds a plane's gradients in a fixed
+     * order (no atomics), so the result does not vary from run to run.
+     */
+    record MaxPool2dGrad(Operand dx, Operand dy, Operand indices) implements Kernel {}
+
+    /**
+     * Batch normalization in training of {@code in (n, c, s)} (floating; the frontend views an
+     * {@code (n, c, ...)} input so, and normalizes f16 in f32) by each channel's statistics over its
+     * {@code n * s} values: {@code mean[k]} and the biased {@code var[k]} are written (summed in at
+     * least f32; the frontend moves the running statistics from them), and
+     * {@code out[i, k, j] = (in[i, k, j] - mean[k]) / sqrt(var[k] + eps) * weight[k] + bias[k]};
+     * {@code weight (c)} and {@code bias (c)} are each optional (null: 1 and 0). All operands one
+     * dtype. A channel holding a NaN or an infinity gives NaN throughout it.
+     */
+    record BatchNorm(Operand out, Operand mean, Operand var, Operand in, Operand weight, Operand bias, double eps) implements Kernel {}
+
+    /**
+     * The gradient of {@link BatchNorm} from the gradient {@code dy (n, c, s)} reaching its output,
+     * its input {@code in (n, c, s)}, the {@code mean (c)} and {@code var (c)} it wrote, its optional
+     * {@code weight (c)} and its {@code eps}. With {@code rstd = 1 / sqrt(var + eps)},
+     * {@code xhat = (in - mean) * rstd} and {@code g = dy * weight} (or {@code dy}), over each
+     * channel's {@code m = n * s} values: {@code dx = rstd * (g - sum(g) / m - xhat * sum(g * xhat) / m)};
+     * {@code dweight[k] = sum dy * xhat} and {@code dbias[k] = sum dy} when not null (each written
+     * whole, not added to). All operands one dtype.
+     */
+    record BatchNormGrad(Operand dx, Operand dweight, Operand dbias, Operand dy, Operand in, Operand mean, Operand var, Operand weight,
+            double eps) implements Kernel {}
 }

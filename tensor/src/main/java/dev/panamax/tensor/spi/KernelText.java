@@ -28,6 +28,10 @@ public final class KernelText {
             case Kernel.SoftmaxGrad k -> "softmaxGrad";
             case Kernel.LayerNorm k -> "layerNorm";
             case Kernel.LayerNormGrad k -> "layerNormGrad";
+            case Kernel.MaxPool2d k -> "maxPool2d";
+            case Kernel.MaxPool2dGrad k -> "maxPool2dGrad";
+            case Kernel.BatchNorm k -> "batchNorm";
+            case Kernel.BatchNormGrad k -> "batchNormGrad";
         };
     }
 
@@ -50,6 +54,10 @@ public final class KernelText {
             case Kernel.SoftmaxGrad k -> add(j, "out", k.out(), "y", k.y(), "dy", k.dy());
             case Kernel.LayerNorm k -> add(j, "out", k.out(), "in", k.in(), "weight", k.weight(), "bias", k.bias());
             case Kernel.LayerNormGrad k -> add(j, "dx", k.dx(), "dy", k.dy(), "in", k.in(), "weight", k.weight());
+            case Kernel.MaxPool2d k -> add(j, "out", k.out(), "indices", k.indices(), "in", k.in());
+            case Kernel.MaxPool2dGrad k -> add(j, "dx", k.dx(), "dy", k.dy(), "indices", k.indices());
+            case Kernel.BatchNorm k -> add(j, "out", k.out(), "in", k.in(), "weight", k.weight(), "bias", k.bias());
+            case Kernel.BatchNormGrad k -> add(j, "dx", k.dx(), "dy", k.dy(), "in", k.in(), "weight", k.weight());
         }
         return name(kernel) + j;
     }

@@ -312,6 +312,97 @@ class CpuKernelsTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void batchNormAndItsGradientRunNatively(boolean lazy) {
+        CpuBackend cpu = backend(lazy);
+        long before = cpu.counters().get("fallbacks");
+        batchNormAgainstReference(cpu, new int[] {4, 3, 17}, true);
+        batchNormAgainstReference(cpu, new int[] {5, 2, 1}, true);
+        batchNormAgainstReference(cpu, new int[] {3, 4, 64}, false);
+        assertEquals(before, cpu.counters().get("fallbacks"), "no batch norm ran on the reference");
+    }
+
+    /**
+     * BatchNorm then BatchNormGrad of an (n, c, s) input on the reference and on {@code cpu}, every
+     * output compared; the outputs start as noise (the gradients are written whole, not added to).
+     */
+    private void batchNormAgainstReference(Backend cpu, int[] in, boolean affine) {
+        int c = in[1];
+        Operand x = random(DType.F32, in), dy = random(DType.F32, in);
+        Operand w = affine ? random(DType.F32, c) : null, b = affine ? random(DType.F32, c) : null;
+        Backend[] backends = {reference, cpu};
+        Operand[][] results = new Operand[2][];
+        for (int k = 0; k < 2; k++) {
+            Operand out = random(DType.F32, in), mean = random(DType.F32, c), var = random(DType.F32, c), dx = random(DType.F32, in);
+            Operand dw = affine ? random(DType.F32, c) : null, db = affine ? random(DType.F32, c) : null;
+            backends[k].execute(new Kernel.BatchNorm(out, mean, var, x, w, b, 1e-5));
+            backends[k].execute(new Kernel.BatchNormGrad(dx, dw, db, dy, x, mean, var, w, 1e-5));
+            backends[k].sync();
+            results[k] = new Operand[] {out, mean, var, dx, dw, db};
+        }
+        String[] names = {"out", "mean", "var", "dx", "dweight", "dbias"};
+        for (int r = 0; r < names.length; r++) {
+            if (results[0][r] == null) continue;
+            for (long i = 0; i < results[0][r].elements(); i++) {
+                double e = get(results[0][r], i), a = get(results[1][r], i);
+                assertEquals(e, a, 1e-4 * Math.max(1, Math.abs(e)), "batch norm " + java.util.Arrays.toString(in) + " " + names[r] + " element " + i);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void maxPoolAndItsGradientRunNatively(boolean lazy) {
+        CpuBackend cpu = backend(lazy);
+        long before = cpu.counters().get("fallbacks");
+        maxPoolAgainstReference(cpu, new int[] {2, 3, 8, 8}, 2, 2, 2, 2, 0, 0, 1, 1, false);
+        maxPoolAgainstReference(cpu, new int[] {1, 2, 9, 11}, 3, 3, 2, 2, 1, 1, 1, 1, false);
+        maxPoolAgainstReference(cpu, new int[] {2, 2, 7, 10}, 3, 2, 1, 3, 1, 1, 2, 3, false);
+        maxPoolAgainstReference(cpu, new int[] {1, 3, 5, 6}, 3, 3, 1, 1, 1, 1, 1, 1, true);
+        maxPoolAgainstReference(cpu, new int[] {1, 40, 2, 2}, 2, 2, 2, 2, 0, 0, 1, 1, true); // planes with and without NaN
+        maxPoolAgainstReference(cpu, new int[] {2, 3, 5, 7}, 2, 2, 1, 2, 0, 0, 1, 1, true);
+        assertEquals(before, cpu.counters().get("fallbacks"), "no max pool ran on the reference");
+    }
+
+    /**
+     * MaxPool2d then MaxPool2dGrad on the reference and on {@code cpu}, the values, indices and the
+     * input's gradient compared exactly (each is a pick or a sum in a fixed order); the outputs start
+     * as noise, as the gradient is written whole. With {@code ties}, the input holds few distinct
+     * values, NaN and -inf.
+     */
+    private void maxPoolAgainstReference(Backend cpu, int[] in, int kh, int kw, int sh, int sw, int ph, int pw, int dh, int dw,
+            boolean ties) {
+        Operand x = random(DType.F32, in);
+        if (ties) {
+            float[] values = {1, 2, 2, Float.NaN, Float.NEGATIVE_INFINITY};
+            for (long i = 0; i < x.elements(); i++) {
+                HostStorage.of(x.storage()).segment().setAtIndex(ValueLayout.JAVA_FLOAT, i, values[rnd.nextInt(values.length)]);
+            }
+        }
+        int oh = (in[2] + 2 * ph - dh * (kh - 1) - 1) / sh + 1, ow = (in[3] + 2 * pw - dw * (kw - 1) - 1) / sw + 1;
+        Operand dy = random(DType.F32, in[0], in[1], oh, ow);
+        Backend[] backends = {reference, cpu};
+        Operand[][] results = new Operand[2][];
+        for (int k = 0; k < 2; k++) {
+            Operand out = random(DType.F32, in[0], in[1], oh, ow), indices = random(DType.I64, in[0], in[1], oh, ow);
+            Operand dx = random(DType.F32, in);
+            backends[k].execute(new Kernel.MaxPool2d(out, indices, x, kh, kw, sh, sw, ph, pw, dh, dw));
+            backends[k].execute(new Kernel.MaxPool2dGrad(dx, dy, indices));
+            backends[k].sync();
+            results[k] = new Operand[] {out, indices, dx};
+        }
+        String[] names = {"out", "indices", "dx"};
+        for (int r = 0; r < names.length; r++) {
+            for (long i = 0; i < results[0][r].elements(); i++) {
+                double e = get(results[0][r], i), a = get(results[1][r], i);
+                String what = "max pool " + java.util.Arrays.toString(in) + " " + names[r] + " element " + i;
+                if (Double.isNaN(e)) assertTrue(Double.isNaN(a), what + ": expected NaN, got " + a);
+                else assertEquals(e, a, 0, what);
+            }
+        }
+    }
+
     @Test
     void aLongRecordingRunsInFewCrossings() {
         CpuBackend cpu = new CpuBackend(true, 100);
@@ -375,6 +466,8 @@ class CpuKernelsTest {
                 for (int i = 0; i < 256 * 520; i++) assertEquals(get(state[0][j], i), get(state[1][j], i), 1e-5, "adam operand " + j);
             }
             layerNormAgainstReference(cpu, 600, 256, true); // rows, then the weight's and bias's columns, split
+            maxPoolAgainstReference(cpu, new int[] {16, 16, 32, 32}, 2, 2, 2, 2, 0, 0, 1, 1, false); // planes split
+            batchNormAgainstReference(cpu, new int[] {32, 16, 256}, true); // channels split
             Operand src = random(DType.F32, 600, 520);
             Operand expected = random(DType.F32, 256, 520);
             Operand actual = contiguous(DType.F32, 256, 520);
