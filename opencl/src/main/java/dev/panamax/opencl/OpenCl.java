@@ -1,5 +1,6 @@
 package dev.panamax.opencl;
 
+import dev.panamax.core.JvmSignalHandlers;
 import dev.panamax.core.call.ScratchStack;
 import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.opencl.binding.CL;
@@ -36,6 +37,11 @@ public final class OpenCl {
     // the driver's copy); freed with its thread by the collector
     private static final ThreadLocal<MemorySegment> ARG_CELL =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(ValueLayout.JAVA_LONG));
+    static {
+        // before the ICD loader starts a platform: PoCL starts LLVM, which installs crash handlers over the JVM's
+        JvmSignalHandlers.capture();
+    }
+
     private OpenCl() {}
 
     /** Every platform the ICD loader finds (borrowed: platforms are never released); empty when there is none. */
@@ -49,6 +55,7 @@ public final class OpenCl {
         }
         ClPlatformId[] platforms = new ClPlatformId[count[0]];
         if (platforms.length > 0) CLApi.clGetPlatformIDs(platforms, null);
+        JvmSignalHandlers.restore();
         return List.of(platforms);
     }
 
@@ -63,6 +70,7 @@ public final class OpenCl {
         }
         ClDeviceId[] devices = new ClDeviceId[count[0]];
         CLApi.clGetDeviceIDs(platform, type, devices, null);
+        JvmSignalHandlers.restore();
         return List.of(devices);
     }
 
@@ -107,6 +115,7 @@ public final class OpenCl {
         try {
             CLApi.clBuildProgram(program, devices, options, null);
         } catch (CLException e) {
+            JvmSignalHandlers.restore();
             if (e.code() != CL.CL_BUILD_PROGRAM_FAILURE) throw e;
             StringBuilder logs = new StringBuilder();
             for (ClDeviceId d : devices) {
@@ -114,6 +123,7 @@ public final class OpenCl {
             }
             throw new ProgramBuildException("clBuildProgram", e.code(), logs.toString().strip());
         }
+        JvmSignalHandlers.restore(); // a compiler the build started may have installed its crash handlers
     }
 
     /** A program from OpenCL C source, built for {@code device}; released again if the build fails. */

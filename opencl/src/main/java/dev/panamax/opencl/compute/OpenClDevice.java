@@ -8,6 +8,7 @@ import dev.panamax.compute.DeviceMemoryStats;
 import dev.panamax.compute.Library;
 import dev.panamax.compute.Size;
 import dev.panamax.compute.StorageMode;
+import dev.panamax.core.JvmSignalHandlers;
 import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.core.memory.MemoryBudget;
 import dev.panamax.opencl.binding.CL;
@@ -47,6 +48,7 @@ final class OpenClDevice implements ComputeDevice {
             this.context = Cl.created(CL.clCreateContext(MemorySegment.NULL, 1, devices, MemorySegment.NULL, MemorySegment.NULL, err),
                     err, "clCreateContext");
         }
+        JvmSignalHandlers.restore(); // a driver may start its compiler with its first context
         this.pool = new DevicePool(this, MemoryBudget.create("device " + info.name(), memoryLimit(info.memoryBytes())));
     }
 

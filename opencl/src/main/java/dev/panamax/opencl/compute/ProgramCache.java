@@ -1,5 +1,6 @@
 package dev.panamax.opencl.compute;
 
+import dev.panamax.core.JvmSignalHandlers;
 import dev.panamax.core.memory.AllocatesForCaller;
 import dev.panamax.opencl.binding.CL;
 import dev.panamax.opencl.binding.ClProgram;
@@ -81,6 +82,7 @@ final class ProgramCache {
                 devices.set(ValueLayout.ADDRESS, 0, device.id());
                 String all = options == null || options.isBlank() ? ALWAYS : ALWAYS + " " + options;
                 int status = CL.clBuildProgram(object, 1, devices, arena.allocateFrom(all), MemorySegment.NULL, MemorySegment.NULL);
+                JvmSignalHandlers.restore(); // a compiler the build started may have installed its crash handlers
                 if (status == CL.CL_BUILD_PROGRAM_FAILURE || status == CL.CL_INVALID_BUILD_OPTIONS) {
                     String log = buildLog(object, arena);
                     throw BuildFailure.of(source, options, log, status);

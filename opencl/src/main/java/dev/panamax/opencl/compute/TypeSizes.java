@@ -1,5 +1,6 @@
 package dev.panamax.opencl.compute;
 
+import dev.panamax.core.JvmSignalHandlers;
 import dev.panamax.opencl.binding.CL;
 
 import java.lang.foreign.Arena;
@@ -58,7 +59,9 @@ final class TypeSizes {
             MemorySegment devices = arena.allocate(ValueLayout.ADDRESS);
             devices.set(ValueLayout.ADDRESS, 0, device.id());
             String all = options == null || options.isBlank() ? "" : options;
-            if (CL.clBuildProgram(program, 1, devices, arena.allocateFrom(all), MemorySegment.NULL, MemorySegment.NULL) != CL.CL_SUCCESS) return null;
+            int built = CL.clBuildProgram(program, 1, devices, arena.allocateFrom(all), MemorySegment.NULL, MemorySegment.NULL);
+            JvmSignalHandlers.restore(); // a compiler the build started may have installed its crash handlers
+            if (built != CL.CL_SUCCESS) return null;
             kernel = CL.clCreateKernel(program, arena.allocateFrom(PROBE), err);
             if (err.get(ValueLayout.JAVA_INT, 0) != CL.CL_SUCCESS) return null;
             long bytes = 8L * types.size();
