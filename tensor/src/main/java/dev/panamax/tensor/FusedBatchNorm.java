@@ -39,7 +39,7 @@ final class FusedBatchNorm {
         Tensor mean = Tensor.empty(x.backend, x.dtype(), Shape.of(c));
         Tensor var = Tensor.empty(x.backend, x.dtype(), Shape.of(c));
         try {
-            Ops.run(x.backend, new Kernel.BatchNorm(out.operand(), mean.operand(), var.operand(), in.operand(), operand(w), operand(b), eps));
+            Ops.run(x.backend, new Kernel.BatchNorm(out.operand(), mean.operand(), var.operand(), in.operand(), Ops.operandOrNull(w), Ops.operandOrNull(b), eps));
         } catch (RuntimeException | Error e) {
             Ops.free(e, out, mean, var);
             throw e;
@@ -76,20 +76,12 @@ final class FusedBatchNorm {
         Tensor dw = wantWeight ? Tensor.empty(in.backend, in.dtype(), Shape.of(c)) : null;
         Tensor db = wantBias ? Tensor.empty(in.backend, in.dtype(), Shape.of(c)) : null;
         try {
-            Ops.run(in.backend, new Kernel.BatchNormGrad(dx.operand(), operand(dw), operand(db), dy.operand(), in.operand(), mean.operand(),
-                    var.operand(), operand(w), eps));
+            Ops.run(in.backend, new Kernel.BatchNormGrad(dx.operand(), Ops.operandOrNull(dw), Ops.operandOrNull(db), dy.operand(), in.operand(), mean.operand(),
+                    var.operand(), Ops.operandOrNull(w), eps));
         } catch (RuntimeException | Error e) {
             Ops.free(e, dx, dw, db);
             throw e;
         }
-        Tensor[] grads = new Tensor[1 + (hasWeight ? 1 : 0) + (hasBias ? 1 : 0)];
-        grads[0] = dx.reshape(shape.raw());
-        if (hasWeight) grads[1] = dw;
-        if (hasBias) grads[hasWeight ? 2 : 1] = db;
-        return grads;
-    }
-
-    private static Operand operand(Tensor t) {
-        return t == null ? null : t.operand();
+        return Ops.normGradients(dx, shape, dw, hasWeight, db, hasBias);
     }
 }

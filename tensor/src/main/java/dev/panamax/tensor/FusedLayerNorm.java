@@ -36,7 +36,7 @@ final class FusedLayerNorm {
         Tensor mean = Tensor.empty(x.backend, x.dtype(), Shape.of(rows));
         Tensor rstd = Tensor.empty(x.backend, x.dtype(), Shape.of(rows));
         try {
-            Ops.run(x.backend, new Kernel.LayerNorm(out.operand(), mean.operand(), rstd.operand(), in.operand(), operand(w), operand(b), eps));
+            Ops.run(x.backend, new Kernel.LayerNorm(out.operand(), mean.operand(), rstd.operand(), in.operand(), Ops.operandOrNull(w), Ops.operandOrNull(b), eps));
         } catch (RuntimeException | Error e) {
             Ops.free(e, out, mean, rstd);
             throw e;
@@ -66,20 +66,12 @@ final class FusedLayerNorm {
         Tensor dw = wantWeight ? Tensor.empty(in.backend, in.dtype(), Shape.of(d)) : null;
         Tensor db = wantBias ? Tensor.empty(in.backend, in.dtype(), Shape.of(d)) : null;
         try {
-            Ops.run(in.backend, new Kernel.LayerNormGrad(dx.operand(), operand(dw), operand(db), dy.operand(), in.operand(), mean.operand(),
-                    rstd.operand(), operand(w)));
+            Ops.run(in.backend, new Kernel.LayerNormGrad(dx.operand(), Ops.operandOrNull(dw), Ops.operandOrNull(db), dy.operand(), in.operand(), mean.operand(),
+                    rstd.operand(), Ops.operandOrNull(w)));
         } catch (RuntimeException | Error e) {
             Ops.free(e, dx, dw, db);
             throw e;
         }
-        Tensor[] grads = new Tensor[1 + (hasWeight ? 1 : 0) + (hasBias ? 1 : 0)];
-        grads[0] = dx.reshape(shape.raw());
-        if (hasWeight) grads[1] = dw;
-        if (hasBias) grads[hasWeight ? 2 : 1] = db;
-        return grads;
-    }
-
-    private static Operand operand(Tensor t) {
-        return t == null ? null : t.operand();
+        return Ops.normGradients(dx, shape, dw, hasWeight, db, hasBias);
     }
 }

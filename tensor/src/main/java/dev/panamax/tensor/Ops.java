@@ -1,6 +1,7 @@
 package dev.panamax.tensor;
 
 import dev.panamax.tensor.spi.Kernel;
+import dev.panamax.tensor.spi.Operand;
 
 /** Checks every op makes first, and the recording of autograd nodes. */
 final class Ops {
@@ -77,6 +78,24 @@ final class Ops {
                     + " does not run " + dev.panamax.tensor.spi.KernelText.describe(kernel) + "; run it on another backend (tensor.to(\"cpu\"))");
         }
         backend.execute(kernel);
+    }
+
+    /** {@code t}'s operand, or null for an absent optional operand (a norm's weight or bias). */
+    static Operand operandOrNull(Tensor t) {
+        return t == null ? null : t.operand();
+    }
+
+    /**
+     * The gradients of a normalization with optional affine parameters, in its inputs' order: the
+     * input's {@code dx} (reshaped to {@code inputShape}), then {@code dw} when it has a weight and
+     * {@code db} when it has a bias.
+     */
+    static Tensor[] normGradients(Tensor dx, Shape inputShape, Tensor dw, boolean hasWeight, Tensor db, boolean hasBias) {
+        Tensor[] grads = new Tensor[1 + (hasWeight ? 1 : 0) + (hasBias ? 1 : 0)];
+        grads[0] = dx.reshape(inputShape.raw());
+        if (hasWeight) grads[1] = dw;
+        if (hasBias) grads[hasWeight ? 2 : 1] = db;
+        return grads;
     }
 
     /** Frees tensors an op made and will not return because it failed with {@code failure}. */
